@@ -1,0 +1,47 @@
+/** The small part of flying-squid 1.12's untyped API that the local server and its fix-ups use. */
+declare module 'flying-squid' {
+  import type { EventEmitter } from 'node:events';
+
+  export interface SquidClient {
+    write(packet: string, fields: Record<string, unknown>): void;
+    on(event: string, listener: (packet: Record<string, unknown>) => void): void;
+    latency: number;
+  }
+
+  export interface SquidPlayer extends EventEmitter {
+    id: number;
+    uuid: string;
+    username: string;
+    entityType: number | null;
+    gameMode: number;
+    profileProperties: unknown[];
+    metadata: unknown[];
+    crouching: boolean;
+    _client: SquidClient;
+    _writeOthers(packet: string, fields: Record<string, unknown>): void;
+    _writeOthersNearby(packet: string, fields: Record<string, unknown>): void;
+  }
+
+  export interface SquidPlugin {
+    server?(serv: SquidServer, options: Record<string, unknown>): void;
+    player?(player: SquidPlayer, serv: SquidServer): void;
+  }
+
+  export interface SquidServer extends EventEmitter {
+    players: SquidPlayer[];
+    registry: {
+      protocol: { types: Record<string, unknown> };
+      entitiesByName: Record<string, { id: number } | undefined>;
+    };
+    supportFeature(feature: string): boolean;
+    _sendPlayerList(toPlayer: SquidPlayer): void;
+    addPlugin(name: string, plugin: SquidPlugin, settings?: unknown): void;
+    waitForReady(timeoutMs: number): Promise<boolean>;
+    listeningPort?: number;
+    destroy(): Promise<void>;
+  }
+
+  export function createMCServer(options: Record<string, unknown>): SquidServer;
+  const flyingSquid: { createMCServer: typeof createMCServer };
+  export default flyingSquid;
+}

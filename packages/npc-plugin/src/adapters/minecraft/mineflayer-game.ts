@@ -1,0 +1,254 @@
+import mineflayer, { type Bot } from 'mineflayer';
+import pathfinderModule from 'mineflayer-pathfinder';
+import { EMOTES, type EmoteName } from '../../core/emotes.js';
+import {
+  ActionError,
+  type ActionOptions,
+  type GameAdapter,
+  type GameEvent,
+  type LookTarget,
+  type MoveOptions,
+  type Position,
+  type SelfSnapshot,
+  type WorldSnapshot,
+} from '../../core/game.js';
+import { fromGamePitch, fromGameYaw } from './angles.js';
+import { playEmote } from './emotes.js';
+import { follow, moveTo, stopWalking } from './movement.js';
+import { selfSnapshot, worldSnapshot } from './perception.js';
+import { until } from './until.js';
+
+const { pathfinder, Movements } = pathfinderModule;
+
+export interface MinecraftOptions {
+  host: string;
+  port: number;
+  version: string;
+  username: string;
+  auth: 'offline' | 'microsoft';
+}
+
+/** Minecraft's chat line limit. */
+const CHAT_LIMIT = 256;
+const EYE_HEIGHT = 1.62;
+/** How close a teleport must land to count. */
+const TELEPORT_TOLERANCE = 1.5;
+
+/**
+ * The Minecraft Java adapter: the only module that imports mineflayer (issue 6). One mineflayer bot
+ * per connection; a new `connect` after a disconnect creates a fresh bot.
+ */
+export class MineflayerGame implements GameAdapter {
+  readonly chatLimit = CHAT_LIMIT;
+  readonly emotes = EMOTES;
+  #bot: Bot | null = null;
+  #connected = false;
+  readonly #listeners = new Set<(event: GameEvent) => void>();
+
+  constructor(private readonly options: MinecraftOptions) {}
+
+  /** The live bot, for tests that need to look behind the adapter. */
+  get bot(): Bot | null {
+    return this.#bot;
+  }
+
+  isConnected(): boolean {
+    return this.#connected;
+  }
+
+  onEvent(listener: (event: GameEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async connect({ signal }: ActionOptions): Promise<void> {
+    await this.disconnect();
+    const bot = mineflayer.createBot({
+      host: this.options.host,
+      port: this.options.port,
+      username: this.options.username,
+      version: this.options.version,
+      auth: this.options.auth,
+      hideErrors: true,
+      logErrors: false,
+      respawn: true,
+    });
+    this.#bot = bot;
+    let problem: string | null = null;
+    bot.on('kicked', (reason) => {
+      problem = `kicked: ${reasonText(reason)}`;
+    });
+    bot.on('error', (error) => {
+      problem ??= error.message;
+    });
+    bot.loadPlugin(pathfinder);
+    try {
+      const joined = await until<boolean>(bot, signal, (resolve, reject, on) => {
+        on('spawn', () => resolve(true));
+        on('end', (reason) =>
+          reject(new ActionError('disconnected', problem ?? `connection ended (${reason})`)),
+        );
+      });
+      if (!joined)
+        throw new ActionError(
+          'failed',
+          signal.reason instanceof Error ? signal.reason.message : 'gave up joining',
+        );
+    } catch (error) {
+      this.#bot = null;
+      bot.end();
+      throw error;
+    }
+    const movements = new Movements(bot);
+    // The NPC must not dig through or build on someone else's world to reach a goal.
+    movements.canDig = false;
+    movements.allow1by1towers = false;
+    bot.pathfinder.setMovements(movements);
+    this.#connected = true;
+    bot.on('chat', (username, message) => this.#chat(bot, username, message, false));
+    bot.on('whisper', (username, message) => this.#chat(bot, username, message, true));
+    bot.on('death', () => this.#emit({ type: 'died' }));
+    bot.on('respawn', () => this.#emit({ type: 'respawned' }));
+    bot.once('end', (reason) => {
+      const wasCurrent = this.#bot === bot;
+      this.#connected = false;
+      if (wasCurrent) {
+        this.#bot = null;
+        this.#emit({ type: 'disconnected', reason: problem ?? `connection ended (${reason})` });
+      }
+    });
+  }
+
+  async disconnect(): Promise<void> {
+    const bot = this.#bot;
+    if (!bot) return;
+    this.#bot = null;
+    this.#connected = false;
+    const ended = until<void>(bot, AbortSignal.timeout(2000), (resolve, _reject, on) =>
+      on('end', () => resolve()),
+    );
+    stopWalking(bot);
+    bot.quit('leaving');
+    await ended;
+  }
+
+  self(): SelfSnapshot {
+    return selfSnapshot(this.#require());
+  }
+
+  perceive(radius: number): WorldSnapshot {
+    return worldSnapshot(this.#require(), radius);
+  }
+
+  locate(target: { player: string } | { entity: number }): Position | null {
+    const bot = this.#bot;
+    if (!bot) return null;
+    const entity = 'player' in target ? bot.players[target.player]?.entity : bot.entities[target.entity];
+    if (!entity || entity === bot.entity) return null;
+    return { x: entity.position.x, y: entity.position.y, z: entity.position.z };
+  }
+
+  say(text: string): void {
+    this.#require().chat(text);
+  }
+
+  whisper(username: string, text: string): void {
+    this.#require().whisper(username, text);
+  }
+
+  moveTo(position: Position, range: number, options: MoveOptions): Promise<void> {
+    return moveTo(this.#require(), position, range, options);
+  }
+
+  follow(username: string, distance: number, options: ActionOptions): Promise<void> {
+    return follow(this.#require(), username, distance, options.signal);
+  }
+
+  async look(target: LookTarget): Promise<void> {
+    const bot = this.#require();
+    if (target.kind === 'angles') {
+      await bot.look(fromGameYaw(target.yaw), fromGamePitch(target.pitch), true);
+      return;
+    }
+    const point = this.#aimPoint(target);
+    await bot.lookAt(bot.entity.position.clone().set(point.x, point.y, point.z), true);
+  }
+
+  async emote(name: string, target: LookTarget | null, options: ActionOptions): Promise<void> {
+    const bot = this.#require();
+    if (!(EMOTES as readonly string[]).includes(name))
+      throw new ActionError('failed', `unknown emote ${name}`);
+    const point = target && target.kind !== 'angles' ? this.#aimPoint(target) : null;
+    await playEmote(bot, name as EmoteName, point, options.signal);
+  }
+
+  async teleport(position: Position, { signal }: ActionOptions): Promise<boolean> {
+    const bot = this.#require();
+    const near = () =>
+      bot.entity.position.distanceTo(bot.entity.position.clone().set(position.x, position.y, position.z));
+    // Decimals make the server take the coordinates as given instead of centring them on a block.
+    bot.chat(`/tp ${position.x.toFixed(2)} ${position.y.toFixed(2)} ${position.z.toFixed(2)}`);
+    const arrived = await until<boolean>(bot, signal, (resolve, _reject, on) => {
+      on('forcedMove', () => {
+        if (near() <= TELEPORT_TOLERANCE) resolve(true);
+      });
+    });
+    return arrived === true;
+  }
+
+  async respawn({ signal }: ActionOptions): Promise<boolean> {
+    const bot = this.#require();
+    if ((bot.health ?? 0) > 0) return false;
+    const spawned = until<boolean>(bot, signal, (resolve, _reject, on) => on('spawn', () => resolve(true)));
+    bot.respawn();
+    return (await spawned) === true;
+  }
+
+  #aimPoint(target: Exclude<LookTarget, { kind: 'angles' }>): Position {
+    const bot = this.#require();
+    if (target.kind === 'position') return target.position;
+    const entity = target.kind === 'player' ? bot.players[target.name]?.entity : bot.entities[target.id];
+    if (!entity) throw new ActionError('target_lost', 'the target is not in view');
+    const height = entity.type === 'player' ? EYE_HEIGHT : (entity.height ?? 1) * 0.85;
+    return { x: entity.position.x, y: entity.position.y + height, z: entity.position.z };
+  }
+
+  #chat(bot: Bot, username: string, message: string, whisper: boolean): void {
+    const speaker = bot.players[username]?.entity;
+    const distance = speaker && bot.entity ? speaker.position.distanceTo(bot.entity.position) : null;
+    this.#emit({ type: 'chat', chat: { username, message, whisper, distance, at: Date.now() } });
+  }
+
+  #emit(event: GameEvent): void {
+    for (const listener of this.#listeners) listener(event);
+  }
+
+  #require(): Bot {
+    if (!this.#bot || !this.#connected) throw new ActionError('disconnected', 'the NPC is not in the world');
+    return this.#bot;
+  }
+}
+
+/** Kick reasons arrive as plain text, JSON text components or NBT-ish objects. */
+function reasonText(reason: unknown): string {
+  if (typeof reason === 'string') {
+    try {
+      return reasonText(JSON.parse(reason));
+    } catch {
+      return reason;
+    }
+  }
+  if (reason && typeof reason === 'object') {
+    const record = reason as { text?: unknown; translate?: unknown; value?: unknown; extra?: unknown[] };
+    const base =
+      typeof record.text === 'string'
+        ? record.text
+        : typeof record.translate === 'string'
+          ? record.translate
+          : '';
+    const extra = Array.isArray(record.extra) ? record.extra.map(reasonText).join('') : '';
+    if (base || extra) return base + extra;
+    if (record.value !== undefined) return reasonText(record.value);
+  }
+  return String(reason);
+}

@@ -1,0 +1,9 @@
+import type { GameAdapter } from '../game.js';
+
+/**
+ * The connecting behaviour: join the world within `timeoutMs`. It is driven by the connection
+ * supervisor rather than by a command, so it sits outside the command pre-emption rules.
+ */
+export async function connecting(game: GameAdapter, timeoutMs: number, signal: AbortSignal): Promise<void> {
+  await game.connect({ signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+}

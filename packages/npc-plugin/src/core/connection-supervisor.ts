@@ -1,0 +1,151 @@
+import { UnavailableError } from '../errors.js';
+import { backoffDelay } from './backoff.js';
+import { connecting } from './behaviours/connecting.js';
+import type { GameAdapter } from './game.js';
+import type { BehaviourStateMachine } from './state-machine.js';
+
+export interface ConnectionOptions {
+  minDelayMs: number;
+  maxDelayMs: number;
+  connectTimeoutMs: number;
+}
+
+/** What `/status` shows about the game connection while the NPC is away (issue 6, Connection). */
+export interface ConnectionStatus {
+  connected: boolean;
+  reconnecting: boolean;
+  attempts: number;
+  next_attempt_at: string | null;
+  connected_since: string | null;
+  last_disconnect: { reason: string; at: string } | null;
+  last_error: string | null;
+}
+
+interface Logger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+/**
+ * Keeps the NPC in the world once it is wanted there: connects, and after a kick, an error or a server
+ * restart goes offline and retries with exponential backoff until it is back.
+ */
+export class ConnectionSupervisor {
+  #wanted = false;
+  #attempts = 0;
+  #timer: NodeJS.Timeout | null = null;
+  #nextAttemptAt: number | null = null;
+  #attempt: Promise<void> | null = null;
+  #connectedSince: number | null = null;
+  #lastDisconnect: { reason: string; at: number } | null = null;
+  #lastError: string | null = null;
+  readonly #shutdown = new AbortController();
+  readonly #unsubscribe: () => void;
+
+  constructor(
+    private readonly game: GameAdapter,
+    private readonly machine: BehaviourStateMachine,
+    private readonly options: ConnectionOptions,
+    private readonly log: Logger,
+  ) {
+    this.#unsubscribe = game.onEvent((event) => {
+      if (event.type === 'disconnected' && this.#connectedSince !== null) this.#lost(event.reason);
+    });
+  }
+
+  status(): ConnectionStatus {
+    const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+    return {
+      connected: this.#connectedSince !== null,
+      reconnecting: this.#wanted && this.#connectedSince === null,
+      attempts: this.#attempts,
+      next_attempt_at: iso(this.#nextAttemptAt),
+      connected_since: iso(this.#connectedSince),
+      last_disconnect: this.#lastDisconnect
+        ? { reason: this.#lastDisconnect.reason, at: new Date(this.#lastDisconnect.at).toISOString() }
+        : null,
+      last_error: this.#lastError,
+    };
+  }
+
+  /** Starts keeping the NPC connected, in the background. */
+  start(): void {
+    this.#wanted = true;
+    if (this.#connectedSince === null && this.#attempt === null) void this.#run().catch(() => undefined);
+  }
+
+  /**
+   * Connects now (skipping any backoff wait) and resolves once the NPC is in the world; rejects with
+   * UnavailableError when this attempt fails (the supervisor keeps retrying in the background).
+   */
+  async connectNow(): Promise<void> {
+    this.#wanted = true;
+    if (this.#connectedSince !== null) return;
+    const attempt = this.#attempt ?? this.#run();
+    await attempt.catch((error: unknown) => {
+      throw new UnavailableError(`could not join the game server: ${(error as Error).message}`);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#wanted = false;
+    this.#shutdown.abort();
+    this.#clearTimer();
+    this.#unsubscribe();
+    await this.#attempt?.catch(() => undefined);
+    this.#connectedSince = null;
+    await this.game.disconnect();
+    this.machine.setConnectionState('offline');
+  }
+
+  #run(): Promise<void> {
+    this.#clearTimer();
+    this.#attempts += 1;
+    this.machine.setConnectionState('connecting');
+    const attempt = connecting(this.game, this.options.connectTimeoutMs, this.#shutdown.signal).then(
+      () => {
+        this.#attempt = null;
+        this.#attempts = 0;
+        this.#lastError = null;
+        this.#connectedSince = Date.now();
+        this.machine.setConnectionState('idle');
+        this.log.info({}, 'NPC joined the game');
+      },
+      (error: unknown) => {
+        this.#attempt = null;
+        this.#lastError = (error as Error).message;
+        this.machine.setConnectionState('offline');
+        this.log.warn({ err: error, attempt: this.#attempts }, 'could not join the game');
+        this.#schedule();
+        throw error;
+      },
+    );
+    this.#attempt = attempt;
+    return attempt;
+  }
+
+  #lost(reason: string): void {
+    this.#connectedSince = null;
+    this.#lastDisconnect = { reason, at: Date.now() };
+    this.machine.setConnectionState('offline');
+    this.log.warn({ reason }, 'NPC left the game');
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (!this.#wanted || this.#shutdown.signal.aborted) return;
+    this.#clearTimer();
+    const delay = backoffDelay(this.#attempts + 1, this.options.minDelayMs, this.options.maxDelayMs);
+    this.#nextAttemptAt = Date.now() + delay;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      void this.#run().catch(() => undefined);
+    }, delay);
+  }
+
+  #clearTimer(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#nextAttemptAt = null;
+  }
+}

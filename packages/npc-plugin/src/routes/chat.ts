@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Npc } from '../core/npc.js';
+import { ChatBody, ChatReply, commonErrors, ErrorBody } from './schemas.js';
+import { checkChatMessage } from './targets.js';
+
+export const chatRoute =
+  (npc: Npc, permission: string): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.post(
+      '/chat',
+      {
+        config: { permission },
+        schema: {
+          summary: 'Say something in public chat',
+          description:
+            'Up to 1000 characters, split at word boundaries into lines of the game chat limit (256) and said in ' +
+            'order. While idle the NPC shows the state "talking" until it is done; while moving it talks on the way.',
+          tags: ['npc'],
+          security: [{ basic: [] }],
+          body: ChatBody,
+          response: {
+            200: ChatReply,
+            400: ErrorBody,
+            ...commonErrors,
+            409: { ...ErrorBody, description: 'The NPC is not in the world' },
+          },
+        },
+      },
+      async (request) => {
+        checkChatMessage(request.body.message);
+        return npc.say(request.body.message);
+      },
+    );
+  };

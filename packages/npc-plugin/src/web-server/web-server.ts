@@ -1,0 +1,173 @@
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import type { Logger } from 'pino';
+import { AppError, StartupError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import type { AccountStore } from './accounts.js';
+import { authenticator } from './authenticate.js';
+import { LoginThrottle } from './login-throttle.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The permission node a route requires (spec §5); routes without one are public. */
+    permission?: string;
+  }
+}
+
+export interface WebServerOptions {
+  host: string;
+  port: number;
+  /** Paths of a PEM certificate and key; null serves plain HTTP. */
+  tls: { cert: string; key: string } | null;
+  accounts: AccountStore;
+  loginFailuresPerMinute: number;
+  logger: Logger;
+  /** Title and version of the OpenAPI document. */
+  title: string;
+  version: string;
+  description: string;
+}
+
+export type WebApp = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  import('fastify').FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** What a plugin hands to the web server: its id (the route prefix) and its routes. */
+export interface PluginRegistration {
+  id: string;
+  routes: FastifyPluginAsync;
+}
+
+/**
+ * The web-server module (spec §1: "a separate web-server plugin" that hosts the plugin's endpoints):
+ * Fastify with HTTP Basic against the accounts file, a permission node per route, routes mounted under
+ * `/<plugin_id>/`, errors as `{ "error": "..." }`, optional TLS and an OpenAPI document.
+ */
+export class WebServer {
+  readonly app: WebApp;
+
+  private constructor(
+    app: WebApp,
+    private readonly options: WebServerOptions,
+  ) {
+    this.app = app;
+  }
+
+  static async create(options: WebServerOptions): Promise<WebServer> {
+    const app = Fastify({
+      loggerInstance: options.logger,
+      https: options.tls ? readTls(options.tls) : null,
+      bodyLimit: 64 * 1024,
+      // Client-facing timeouts: a slow or idle client must not hold a socket forever.
+      requestTimeout: 30_000,
+      connectionTimeout: 30_000,
+      // Unknown fields are rejected (400 naming them) rather than silently dropped.
+      ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    }).withTypeProvider<TypeBoxTypeProvider>() as unknown as WebApp;
+
+    const throttle = new LoginThrottle(options.loginFailuresPerMinute);
+    app.addHook('onRequest', authenticator(options.accounts, throttle));
+    app.setErrorHandler(errorHandler);
+    app.setNotFoundHandler((request, reply) => {
+      void reply.code(404).send({ error: `no route ${request.method} ${request.url.split('?')[0]}` });
+    });
+    await app.register(swagger, {
+      openapi: {
+        openapi: '3.1.0',
+        info: { title: options.title, version: options.version, description: options.description },
+        components: {
+          securitySchemes: { basic: { type: 'http', scheme: 'basic' } },
+        },
+      },
+    });
+    return new WebServer(app, options);
+  }
+
+  /** Mounts a plugin's routes under `/<id>/` plus its OpenAPI document at `/<id>/openapi.yaml`. */
+  async register(plugin: PluginRegistration): Promise<void> {
+    await this.app.register(
+      async (scope) => {
+        scope.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) => {
+          return reply.type('application/yaml').send(this.openapiYaml());
+        });
+        await scope.register(plugin.routes);
+      },
+      { prefix: `/${plugin.id}` },
+    );
+  }
+
+  /** The OpenAPI document, generated from the routes' schemas. */
+  openapiYaml(): string {
+    return this.app.swagger({ yaml: true });
+  }
+
+  async listen(): Promise<string> {
+    return this.app.listen({ host: this.options.host, port: this.options.port });
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+}
+
+function readTls(tls: { cert: string; key: string }): { cert: Buffer; key: Buffer } {
+  try {
+    return { cert: readFileSync(tls.cert), key: readFileSync(tls.key) };
+  } catch (cause) {
+    throw new StartupError(
+      [`NPC_TLS_CERT/NPC_TLS_KEY: ${(cause as Error).message}`],
+      'Cannot load TLS files',
+    );
+  }
+}
+
+/** One place that turns errors into the spec's body `{ "error": "..." }`; never a stack. */
+function errorHandler(
+  error: FastifyError | AppError,
+  request: import('fastify').FastifyRequest,
+  reply: import('fastify').FastifyReply,
+): void {
+  if (error instanceof AppError) {
+    if (error instanceof UnauthorizedError)
+      void reply.header('www-authenticate', 'Basic realm="npc", charset="UTF-8"');
+    if (error instanceof TooManyRequestsError)
+      void reply.header('retry-after', String(error.retryAfterSeconds));
+    void reply.code(error.statusCode).send({ error: error.message, ...error.body() });
+    return;
+  }
+  if (error.validation && error.validation.length > 0) {
+    const first = error.validation[0]!;
+    const params = first.params as {
+      missingProperty?: string;
+      additionalProperty?: string;
+      allowedValues?: unknown[];
+    };
+    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    const field =
+      params.missingProperty ?? params.additionalProperty ?? (path || error.validationContext || 'body');
+    if (params.allowedValues) {
+      const allowed = params.allowedValues.map(String);
+      void reply.code(400).send({ error: `${field}: must be one of ${allowed.join(', ')}`, field, allowed });
+      return;
+    }
+    const message = params.missingProperty
+      ? 'is required'
+      : params.additionalProperty
+        ? 'is not allowed'
+        : (first.message ?? 'is invalid');
+    void reply.code(400).send({ error: `${field}: ${message}`, field });
+    return;
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    void reply.code(status).send({ error: error.message });
+    return;
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  void reply.code(500).send({ error: 'internal error' });
+}
