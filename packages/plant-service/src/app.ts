@@ -1,0 +1,45 @@
+/**
+ * Builds the Fastify instance: infrastructure plugins, then domain routes. No socket here, so
+ * tests build the app and call `inject`; server.ts listens.
+ */
+import cookie from '@fastify/cookie';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { authGuard } from './auth/guard.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { registerOpenApi } from './http/openapi.js';
+import { createValidatorCompiler } from './http/validation.js';
+import { registerResources } from './resources/index.js';
+import { sharedSchemas } from './resources/shared-schemas.js';
+import { DeletedBody, ErrorBody } from './schema/types.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** false in tests, a pino options object or true otherwise. */
+  logger?: boolean | object;
+}
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp({ config, database, logger = false }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: logger === true ? { level: config.logLevel } : logger,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
+  installErrorHandling(app);
+
+  for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
+  await registerOpenApi(app);
+  await app.register(cookie);
+  await app.register(authGuard, { database, config });
+
+  await registerResources(app, database);
+  return app;
+}

@@ -1,0 +1,75 @@
+/**
+ * Authorization (spec 5): reads are public; writes need a session (cookie `id`) of a user allowed
+ * to write (WRITE_ACCESS); deleting catalogue records needs an admin. 401 without a valid
+ * session, 403 with a session that lacks the role.
+ */
+
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { Forbidden, Unauthorized } from '../errors.js';
+import { findSessionUser, type SessionPolicy, type SessionUser } from './session-store.js';
+
+export const SESSION_COOKIE = 'id';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the guards below once the session was checked. */
+    user: SessionUser | null;
+  }
+  interface FastifyInstance {
+    auth: {
+      /** Any valid session. */
+      session: preHandlerAsyncHookHandler;
+      /** A session whose user may write (WRITE_ACCESS). */
+      writer: preHandlerAsyncHookHandler;
+      /** A session of an administrator. */
+      admin: preHandlerAsyncHookHandler;
+    };
+  }
+}
+
+export function canWrite(user: SessionUser, writeAccess: Config['writeAccess']): boolean {
+  if (user.is_admin) return true;
+  if (writeAccess === 'any-user') return true;
+  if (writeAccess === 'groups') return user.is_editor;
+  return false;
+}
+
+export const authGuard = fp<{ database: Database; config: Config }>(
+  async (app, { database, config }) => {
+    const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
+    app.decorateRequest('user', null);
+
+    async function requireUser(request: FastifyRequest): Promise<SessionUser> {
+      if (request.user) return request.user;
+      const token = request.cookies[SESSION_COOKIE];
+      const user = token ? await findSessionUser(database.db, token, policy) : undefined;
+      if (!user) throw new Unauthorized('sign in required: no valid session');
+      request.user = user;
+      return user;
+    }
+
+    app.decorate('auth', {
+      session: async (request: FastifyRequest, _reply: FastifyReply) => {
+        await requireUser(request);
+      },
+      writer: async (request: FastifyRequest, _reply: FastifyReply) => {
+        const user = await requireUser(request);
+        if (!canWrite(user, config.writeAccess)) {
+          throw new Forbidden(
+            config.writeAccess === 'admins'
+              ? 'only administrators may write'
+              : 'writing needs the editor role (OIDC_EDITOR_GROUPS)',
+          );
+        }
+      },
+      admin: async (request: FastifyRequest, _reply: FastifyReply) => {
+        const user = await requireUser(request);
+        if (!user.is_admin) throw new Forbidden('only administrators may do this');
+      },
+    });
+  },
+  { name: 'auth-guard', dependencies: ['@fastify/cookie'] },
+);

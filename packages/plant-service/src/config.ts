@@ -1,0 +1,102 @@
+/**
+ * Configuration: one schema over the environment, validated once at start and frozen.
+ * Every variable is documented in the root README.
+ */
+import path from 'node:path';
+import { type Static, Type } from 'typebox';
+import { Value } from 'typebox/value';
+
+const Enum = <const V extends readonly string[]>(values: V, def: V[number]) =>
+  Type.Unsafe<V[number]>({ type: 'string', enum: [...values], default: def });
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const WRITE_ACCESS = ['any-user', 'groups', 'admins'] as const;
+
+const EnvSchema = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DEMO_DATA: Type.Boolean({ default: true }),
+  LOG_LEVEL: Enum(LOG_LEVELS, 'info'),
+  WRITE_ACCESS: Enum(WRITE_ACCESS, 'any-user'),
+  SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
+  SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+});
+
+type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Absolute. Holds the embedded database (and, later, images). */
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  readonly demoData: boolean;
+  readonly logLevel: Env['LOG_LEVEL'];
+  /** Who may write: any signed-in user, users with the editor role, or admins only. */
+  readonly writeAccess: Env['WRITE_ACCESS'];
+  readonly sessionIdleMs: number;
+  readonly sessionMaxMs: number;
+  readonly trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const DAY_MS = 86_400_000;
+
+/** Reads and validates the configuration; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const parsed = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
+  const problems = describeErrors(parsed, raw);
+  if (parsed.SESSION_MAX_DAYS < parsed.SESSION_IDLE_DAYS) {
+    problems.push('SESSION_MAX_DAYS: must not be shorter than SESSION_IDLE_DAYS');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  // npm runs workspace scripts in the package folder; a relative DATA_DIR means relative to
+  // where the user typed the command.
+  const base = env.INIT_CWD ?? process.cwd();
+  return Object.freeze({
+    port: parsed.PORT,
+    host: parsed.HOST,
+    dataDir: path.resolve(base, parsed.DATA_DIR),
+    databaseUrl: parsed.DATABASE_URL,
+    databasePoolSize: parsed.DATABASE_POOL_SIZE,
+    demoData: parsed.DEMO_DATA,
+    logLevel: parsed.LOG_LEVEL,
+    writeAccess: parsed.WRITE_ACCESS,
+    sessionIdleMs: parsed.SESSION_IDLE_DAYS * DAY_MS,
+    sessionMaxMs: parsed.SESSION_MAX_DAYS * DAY_MS,
+    trustProxy: parsed.TRUST_PROXY,
+  });
+}
+
+function describeErrors(parsed: Env, raw: Record<string, unknown>): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const error of Value.Errors(EnvSchema, parsed)) {
+    const key = error.instancePath.slice(1);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const schema = (EnvSchema.properties as Record<string, { enum?: string[]; type?: string }>)[key];
+    const expected = schema?.enum
+      ? `one of ${schema.enum.join(', ')}`
+      : error.message.replace(/^must be /, '');
+    problems.push(`${key}: ${JSON.stringify(String(raw[key]))} is not valid (expected ${expected})`);
+  }
+  return problems;
+}

@@ -1,0 +1,57 @@
+/**
+ * One database interface, two backends: PostgreSQL through node-postgres when DATABASE_URL is
+ * set, otherwise PGlite (embedded PostgreSQL in WebAssembly) persisted under DATA_DIR. The same
+ * drizzle queries run on both.
+ */
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as tables from './tables.js';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
+/** A transaction handle; the same query API as Db. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type Executor = Db | Tx;
+
+export interface Database {
+  readonly db: Db;
+  readonly kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface PostgresOptions {
+  url: string;
+  poolSize?: number;
+}
+
+export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => {});
+  return {
+    db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
+    kind: 'postgres',
+    close: () => pool.end(),
+  };
+}
+
+/** Opens PGlite in `dataDir` (created if missing), or wraps an already open instance. */
+export async function openPglite(source: { dataDir: string } | { instance: PGlite }): Promise<Database> {
+  let client: PGlite;
+  if ('instance' in source) {
+    client = source.instance;
+  } else {
+    await mkdir(source.dataDir, { recursive: true });
+    client = new PGlite(source.dataDir);
+  }
+  await client.waitReady;
+  return {
+    db: drizzlePglite({ client, schema: tables }) as unknown as Db,
+    kind: 'pglite',
+    // An unclosed PGlite keeps Node from exiting.
+    close: () => (client.closed ? Promise.resolve() : client.close()),
+  };
+}

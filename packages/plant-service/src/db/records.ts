@@ -1,0 +1,89 @@
+/**
+ * Query helpers shared by the catalogue resources (families, species, cultivars, suppliers):
+ * lookup by slug-or-uuid, insert with a unique slug, update, delete. Only parameterised SQL.
+ */
+import { eq, getTableColumns, like, or, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { isUuid } from '../lib/slug.js';
+import type { Executor } from './client.js';
+import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
+
+export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
+
+/** The columns a response carries: everything but the internal full-text vector. */
+export function publicColumns(table: PgTable): Record<string, PgColumn> {
+  const { search: _search, ...rest } = getTableColumns(table) as Record<string, PgColumn>;
+  return rest;
+}
+
+export function refCondition(table: CatalogueTable, ref: string) {
+  return isUuid(ref) ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref);
+}
+
+export async function findByRef<T>(ex: Executor, table: CatalogueTable, ref: string): Promise<T | undefined> {
+  const rows = await ex.select(publicColumns(table)).from(table).where(refCondition(table, ref)).limit(1);
+  return rows[0] as T | undefined;
+}
+
+export async function findById<T>(ex: Executor, table: CatalogueTable, id: string): Promise<T | undefined> {
+  const rows = await ex.select(publicColumns(table)).from(table).where(eq(table.id, id)).limit(1);
+  return rows[0] as T | undefined;
+}
+
+/**
+ * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
+ * the unique index; insertWithSlug retries when a concurrent writer took the same one.
+ */
+async function freeSlug(ex: Executor, table: CatalogueTable, base: string): Promise<string> {
+  const rows = await ex
+    .select({ slug: table.slug })
+    .from(table)
+    .where(or(eq(table.slug, base), like(table.slug, `${base.replace(/[\\%_]/g, '\\$&')}-%`)));
+  const taken = new Set(rows.map((r) => r.slug as string));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+export async function insertWithSlug<T>(
+  ex: Executor,
+  table: CatalogueTable,
+  base: string,
+  values: Record<string, unknown>,
+): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    const slug = await freeSlug(ex, table, base || 'unnamed');
+    try {
+      // A savepoint, so a lost race does not abort the surrounding transaction.
+      const rows = await ex.transaction((sp) =>
+        sp
+          .insert(table)
+          .values({ ...values, slug })
+          .returning(publicColumns(table)),
+      );
+      return rows[0] as T;
+    } catch (error) {
+      const slugRace =
+        sqlState(error) === PG_UNIQUE_VIOLATION && violatedConstraint(error)?.endsWith('slug_unique');
+      if (!slugRace || attempt >= 4) throw error;
+    }
+  }
+}
+
+export async function updateById<T>(
+  ex: Executor,
+  table: CatalogueTable,
+  id: string,
+  values: Record<string, unknown>,
+): Promise<T | undefined> {
+  const rows = await ex
+    .update(table)
+    .set({ ...values, updated_at: sql`clock_timestamp()` })
+    .where(eq(table.id, id))
+    .returning(publicColumns(table));
+  return rows[0] as T | undefined;
+}
+
+export async function deleteById(ex: Executor, table: CatalogueTable, id: string): Promise<boolean> {
+  const rows = await ex.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+  return rows.length > 0;
+}

@@ -1,0 +1,209 @@
+/**
+ * The database schema, in code. Species and cultivar columns come from their field catalogues;
+ * migrations are generated from this file by drizzle-kit (`npm run db:generate`) and committed.
+ */
+import { type SQL, sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  customType,
+  doublePrecision,
+  index,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { cultivarFields } from '../resources/cultivars/fields.js';
+import { speciesFields } from '../resources/species/fields.js';
+import { columns } from '../schema/fields.js';
+
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+const id = () => uuid().primaryKey().defaultRandom();
+const createdAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow();
+const updatedAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow();
+
+/**
+ * Full-text document: names weigh A, descriptions C. `plant_names` and `plant_fold` (migration
+ * 0000) fold case, accents and umlauts so "mohre" and "moehre" both find "Möhre".
+ */
+function searchVector(names: string[], texts: string[]): SQL {
+  const part = (cols: string[], fn: string, weight: string) =>
+    cols.map((c) => `setweight(to_tsvector('simple', ${fn}(coalesce(${c}, ''))), '${weight}')`);
+  return sql.raw([...part(names, 'plant_names', 'A'), ...part(texts, 'plant_fold', 'C')].join(' || '));
+}
+
+export const families = pgTable(
+  'families',
+  {
+    id: id(),
+    slug: text().notNull().unique(),
+    name_scientific: text().notNull(),
+    name_en: text(),
+    name_de: text(),
+    description: text(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    search: tsvector().generatedAlwaysAs(
+      searchVector(['name_scientific', 'name_en', 'name_de'], ['description']),
+    ),
+  },
+  (t) => [
+    index('families_order_idx').on(t.name_scientific, t.id),
+    index('families_search_idx').using('gin', t.search),
+  ],
+);
+
+export const species = pgTable(
+  'species',
+  {
+    id: id(),
+    slug: text().notNull().unique(),
+    family_id: uuid()
+      .notNull()
+      .references(() => families.id),
+    name_scientific: text().notNull(),
+    ...columns(speciesFields),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    search: tsvector().generatedAlwaysAs(
+      searchVector(
+        ['name_scientific', 'name_en', 'name_de'],
+        ['description', 'description_en', 'description_de'],
+      ),
+    ),
+  },
+  (t) => [
+    index('species_order_idx').on(t.name_scientific, t.id),
+    index('species_family_order_idx').on(t.family_id, t.name_scientific, t.id),
+    index('species_search_idx').using('gin', t.search),
+  ],
+);
+
+export const cultivars = pgTable(
+  'cultivars',
+  {
+    id: id(),
+    slug: text().notNull().unique(),
+    species_id: uuid()
+      .notNull()
+      .references(() => species.id),
+    name: text().notNull(),
+    is_organic: boolean().notNull().default(false),
+    perennial: boolean().notNull().default(false),
+    ...columns(cultivarFields),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    search: tsvector().generatedAlwaysAs(
+      searchVector(['name', 'name_en', 'name_de'], ['description', 'description_en', 'description_de']),
+    ),
+  },
+  (t) => [
+    index('cultivars_order_idx').on(t.name, t.id),
+    index('cultivars_species_order_idx').on(t.species_id, t.name, t.id),
+    index('cultivars_search_idx').using('gin', t.search),
+  ],
+);
+
+export const suppliers = pgTable(
+  'suppliers',
+  {
+    id: id(),
+    slug: text().notNull().unique(),
+    name: text().notNull(),
+    url: text(),
+    is_organic: boolean().notNull().default(false),
+    is_biodynamic: boolean().notNull().default(false),
+    country: text(),
+    notes: text(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+  },
+  (t) => [index('suppliers_order_idx').on(t.name, t.id)],
+);
+
+export const cultivarSuppliers = pgTable(
+  'cultivar_suppliers',
+  {
+    id: id(),
+    cultivar_id: uuid()
+      .notNull()
+      .references(() => cultivars.id, { onDelete: 'cascade' }),
+    supplier_id: uuid()
+      .notNull()
+      .references(() => suppliers.id, { onDelete: 'cascade' }),
+    article_number: text(),
+    product_url: text(),
+    price_eur: numeric({ precision: 12, scale: 2, mode: 'number' }),
+    pack_size: doublePrecision(),
+    pack_unit: text(),
+    last_checked_at: timestamp({ withTimezone: true, mode: 'date' }),
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('cultivar_suppliers_pair_idx').on(t.cultivar_id, t.supplier_id),
+    index('cultivar_suppliers_supplier_idx').on(t.supplier_id),
+  ],
+);
+
+export const companions = pgTable(
+  'companions',
+  {
+    id: id(),
+    species_a_id: uuid()
+      .notNull()
+      .references(() => species.id, { onDelete: 'cascade' }),
+    species_b_id: uuid()
+      .notNull()
+      .references(() => species.id, { onDelete: 'cascade' }),
+    relationship: text().notNull(),
+    mechanism: text(),
+    source_url: text(),
+    created_at: createdAt(),
+  },
+  (t) => [
+    // A pair is stored once, whichever order it was given in (issue 2).
+    uniqueIndex('companions_pair_idx').on(
+      sql`least(${t.species_a_id}, ${t.species_b_id})`,
+      sql`greatest(${t.species_a_id}, ${t.species_b_id})`,
+    ),
+    index('companions_b_idx').on(t.species_b_id),
+    check('companions_distinct_species', sql`${t.species_a_id} <> ${t.species_b_id}`),
+  ],
+);
+
+export const users = pgTable(
+  'users',
+  {
+    id: id(),
+    issuer: text().notNull(),
+    subject: text().notNull(),
+    email: text().notNull(),
+    name: text(),
+    nickname: text(),
+    is_admin: boolean().notNull().default(false),
+    is_editor: boolean().notNull().default(false),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    last_login_at: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('users_identity_idx').on(t.issuer, t.subject)],
+);
+
+/** Server-side sessions. The cookie holds a random id; only its SHA-256 is stored. */
+export const sessions = pgTable(
+  'sessions',
+  {
+    id_hash: text().primaryKey(),
+    user_id: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    created_at: createdAt(),
+    last_seen_at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    expires_at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expiry_idx').on(t.expires_at)],
+);

@@ -1,0 +1,54 @@
+/**
+ * The OpenAPI description's prose: every decision this service takes where the spec
+ * (shared/spec/plant-service-api.md) says "not shown".
+ */
+import {
+  NATIVE_STATUSES,
+  PLANT_LAYERS,
+  RELATIONSHIPS,
+  SUCCESSION_STAGES,
+  TOLERANCE_LEVELS,
+} from '../schema/vocabularies.js';
+
+export const API_DESCRIPTION = `
+Plant reference data for permaculture and agroforestry planning: botanical families, species,
+cultivars, seed suppliers with prices, companion planting relations and full-text search.
+Reads are public; writes need a session (cookie \`id\`) created by the OIDC login.
+
+## Conventions
+- \`{ref}\` in a path is a record's slug or its uuid.
+- Every successful response is 200, including creates and deletes.
+- Errors are \`{"error": "..."}\`; validation errors name the field or parameter
+  (\`{"error": "ph_min: must be <= 14", "field": "ph_min", "in": "body"}\`).
+
+## Decisions where the spec is silent
+- **Slugs.** Derived from \`name_scientific\` (families, species), \`name\` (suppliers), and the species
+  slug plus the cultivar name (cultivars): lowercase ASCII, umlauts transliterated (ä→ae, ö→oe, ü→ue,
+  ß→ss), other accents stripped, every run of other characters one hyphen. A taken slug gets the first
+  free numeric suffix (\`-2\`, \`-3\`, ...). A slug never changes, even when the name does.
+- **Update (PUT).** Omitted fields stay unchanged; a field sent as \`null\` is cleared; required fields
+  (\`name_scientific\`, \`name\`, \`family_id\`, \`species_id\`) cannot be null. \`updated_at\` changes on every update.
+- **Order of lists.** By scientific name (families, species) or name (cultivars, suppliers), then id.
+  With \`search\`, by relevance first.
+- **Deleting referenced records.** A family that still has species, or a species that still has
+  cultivars: 409 naming how many. Deleting a species removes its companion relations; deleting a
+  cultivar or supplier removes its supplier links. Every write is one transaction.
+- **Companions.** A pair is stored once whichever order it was given in: the same pair again, in either
+  order, is a 409. A species paired with itself or an unknown species id is a 400.
+- **Validation.** Unknown JSON fields, wrong types, malformed uuids, months outside 1–12, ISO weeks
+  outside 1–52, negative counts and pH outside 0–14 are 400s naming the field. Unknown query
+  parameters are 400s too. \`page\` < 1, \`per_page\` outside 1–100, \`limit\` outside 1–100 or non-integer
+  values are 400s naming the parameter (no silent clamping). An unknown \`family\` or \`species\` slug in
+  a list filter gives an empty page.
+- **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
+  ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
+  \`succession_stage\`: ${SUCCESSION_STAGES.join(', ')}. Companion \`relationship\`: ${RELATIONSHIPS.join(', ')}.
+- **Payloads.** CreateSpecies and CreateCultivar carry the fields listed in spec 2.2 and 2.3; the other
+  record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
+- **Limits.** Request bodies over 1 MiB: 413. Text fields have documented maximum lengths.
+- **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
+  in the README; default: any signed-in user may write): 403. Deleting families, species, cultivars
+  and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
+  needs a session that may write.
+- **Unknown routes** answer 404 \`{"error"}\`.
+`.trim();

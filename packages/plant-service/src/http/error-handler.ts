@@ -1,0 +1,51 @@
+/**
+ * The one place errors become HTTP responses: `{ error: "..." }` plus optional client-safe
+ * details. Catalogue errors keep their status; Fastify's own client errors (bad JSON, body too
+ * large, wrong content type) keep theirs; anything else is a 500 that logs the cause and never
+ * shows it.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError } from '../errors.js';
+import { describeValidationError } from './validation.js';
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.status).send({ error: error.message, ...error.details });
+    }
+    if (error.validation) {
+      const {
+        message,
+        field,
+        in: where,
+      } = describeValidationError(error.validation as never, error.validationContext);
+      return reply.code(400).send({ error: message, ...(field ? { field } : {}), in: where });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: clientMessage(error) });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send({ error: 'internal server error' });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+}
+
+/** Fastify's client-error messages are safe to show, with a few made plainer. */
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return 'request body is too large';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'unsupported content type: send application/json';
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'body: must not be empty when content-type is application/json';
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return 'body: is not valid JSON';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * OpenAPI 3.1 generated from the route schemas (@fastify/swagger), served as YAML at
+ * /api/openapi.yaml, and the interactive page at /api/docs (swagger-ui, served from this
+ * service: it makes no request elsewhere). The committed copy (openapi.yaml) is checked by a test.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import YAML from 'yaml';
+import { API_DESCRIPTION } from './api-description.js';
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Plant Reference Service', version: '1.0.0', description: API_DESCRIPTION },
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'id',
+            description: 'Server-side session created by the OIDC login (/auth/oidc/login).',
+          },
+        },
+      },
+    },
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}`,
+    },
+  });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { url: '/api/openapi.yaml', validatorUrl: null, deepLinking: true },
+  });
+  let yaml: string | undefined;
+  app.get('/api/openapi.yaml', { schema: { hide: true } }, (_request, reply) => {
+    yaml ??= openApiYaml(app);
+    return reply.type('application/yaml; charset=utf-8').send(yaml);
+  });
+}
+
+/** The OpenAPI document as YAML with sorted keys, so diffs of the committed copy are readable. */
+export function openApiYaml(app: FastifyInstance): string {
+  return YAML.stringify(app.swagger(), { sortMapEntries: true, lineWidth: 0, aliasDuplicateObjects: false });
+}

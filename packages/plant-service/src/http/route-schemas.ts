@@ -1,0 +1,29 @@
+/** Pieces every route schema shares: error responses and the session security requirement. */
+import { Type } from 'typebox';
+import { DeletedBody, ErrorBody, Ref } from '../schema/types.js';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed input; `error` names the field or parameter.',
+  401: 'No valid session (cookie `id`).',
+  403: 'The session lacks the role this needs.',
+  404: 'No record with that slug or uuid.',
+  409: 'Conflicts with existing data; `error` says how.',
+  413: 'Request body larger than allowed.',
+  415: 'Unsupported content type.',
+  503: 'Not available right now.',
+};
+
+export function errors(...statuses: number[]) {
+  return Object.fromEntries(
+    statuses.map((s) => [s, { ...Ref(ErrorBody), description: DESCRIPTIONS[s] ?? 'Error.' }]),
+  ) as Record<number, ReturnType<typeof Ref<typeof ErrorBody>>>;
+}
+
+/** Statuses any JSON write can answer besides its own. */
+export const writeErrors = [400, 401, 403, 413, 415];
+
+export const sessionSecurity = [{ session: [] as string[] }];
+
+export const Deleted = Ref(DeletedBody);
+
+export const NoQuery = Type.Object({}, { additionalProperties: false });

@@ -1,0 +1,65 @@
+import { aliasedTable, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { companions, species } from '../../db/tables.js';
+import type { CompanionRelationship } from '../species/schemas.js';
+import type { CompanionWithNames } from './schemas.js';
+
+const a = aliasedTable(species, 'a');
+const b = aliasedTable(species, 'b');
+
+const relationColumns = {
+  id: companions.id,
+  species_a_id: companions.species_a_id,
+  species_b_id: companions.species_b_id,
+  relationship: companions.relationship,
+  mechanism: companions.mechanism,
+  source_url: companions.source_url,
+  created_at: companions.created_at,
+};
+
+export const companionRepository = {
+  listWithNames(ex: Executor): Promise<CompanionWithNames[]> {
+    return ex
+      .select({
+        ...relationColumns,
+        species_a_scientific: a.name_scientific,
+        species_a_de: a.name_de,
+        species_a_slug: a.slug,
+        species_a_image: a.primary_image_key,
+        species_b_scientific: b.name_scientific,
+        species_b_de: b.name_de,
+        species_b_slug: b.slug,
+        species_b_image: b.primary_image_key,
+      })
+      .from(companions)
+      .innerJoin(a, eq(a.id, companions.species_a_id))
+      .innerJoin(b, eq(b.id, companions.species_b_id))
+      .orderBy(asc(a.name_scientific), asc(b.name_scientific), asc(companions.id)) as Promise<
+      CompanionWithNames[]
+    >;
+  },
+  async existingSpecies(ex: Executor, ids: string[]): Promise<Set<string>> {
+    const rows = await ex.select({ id: species.id }).from(species).where(inArray(species.id, ids));
+    return new Set(rows.map((r) => r.id));
+  },
+  /** The relation between the two species, in either order. */
+  async findPair(ex: Executor, x: string, y: string): Promise<{ id: string } | undefined> {
+    const rows = await ex
+      .select({ id: companions.id })
+      .from(companions)
+      .where(
+        sql`least(${companions.species_a_id}, ${companions.species_b_id}) = least(${x}::uuid, ${y}::uuid)
+        and greatest(${companions.species_a_id}, ${companions.species_b_id}) = greatest(${x}::uuid, ${y}::uuid)`,
+      )
+      .limit(1);
+    return rows[0];
+  },
+  async insert(ex: Executor, values: typeof companions.$inferInsert): Promise<CompanionRelationship> {
+    const rows = await ex.insert(companions).values(values).returning(relationColumns);
+    return rows[0] as CompanionRelationship;
+  },
+  async delete(ex: Executor, id: string): Promise<boolean> {
+    const rows = await ex.delete(companions).where(eq(companions.id, id)).returning({ id: companions.id });
+    return rows.length > 0;
+  },
+};

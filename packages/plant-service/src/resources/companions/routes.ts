@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { Deleted, errors, sessionSecurity, writeErrors } from '../../http/route-schemas.js';
+import { Ref } from '../../schema/types.js';
+import { CompanionRelationshipSchema } from '../species/schemas.js';
+import { CompanionIdParams, CompanionWithNamesSchema, CreateCompanionSchema } from './schemas.js';
+import type { companionService } from './service.js';
+
+const tags = ['companions'];
+
+export const companionRoutes =
+  (service: ReturnType<typeof companionService>): FastifyPluginAsyncTypebox =>
+  async (app) => {
+    app.get(
+      '/',
+      {
+        schema: {
+          tags,
+          summary: 'All companion relations, with species names',
+          description: 'Not paginated (spec 4); ordered by the scientific names of species A, then B.',
+          response: { 200: Type.Array(Ref(CompanionWithNamesSchema)) },
+        },
+      },
+      () => service.list(),
+    );
+
+    app.post(
+      '/',
+      {
+        preHandler: app.auth.writer,
+        schema: {
+          tags,
+          summary: 'Create a companion relation',
+          description:
+            'A pair is stored once, in the order given; the same pair in either order is a 409. ' +
+            'A species paired with itself, or an unknown species id, is a 400.',
+          security: sessionSecurity,
+          body: CreateCompanionSchema,
+          response: { 200: Ref(CompanionRelationshipSchema), ...errors(...writeErrors, 409) },
+        },
+      },
+      (request) => service.create(request.body),
+    );
+
+    app.delete(
+      '/:id',
+      {
+        preHandler: app.auth.writer,
+        schema: {
+          tags,
+          summary: 'Delete a companion relation',
+          security: sessionSecurity,
+          params: CompanionIdParams,
+          response: { 200: Deleted, ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        await service.remove(request.params.id);
+        return { deleted: true };
+      },
+    );
+  };

@@ -1,0 +1,92 @@
+import { type Static, Type } from 'typebox';
+import { payloadProps, recordProps } from '../../schema/fields.js';
+import { Nullable, Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
+import { cultivarFields } from './fields.js';
+
+export const CultivarSchema = Type.Object(
+  {
+    id: Uuid,
+    slug: Type.String(),
+    species_id: Uuid,
+    name: Type.String(),
+    is_organic: Type.Boolean(),
+    perennial: Type.Boolean(),
+    ...recordProps(cultivarFields),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Cultivar', description: 'A cultivar (spec 2.3). Every field is present; null when unknown.' },
+);
+export type Cultivar = Static<typeof CultivarSchema>;
+
+const Name = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
+
+export const CreateCultivarSchema = Type.Object(
+  {
+    species_id: Uuid,
+    name: Name,
+    is_organic: Type.Optional(Type.Boolean()),
+    perennial: Type.Optional(Type.Boolean()),
+    ...payloadProps(cultivarFields),
+  },
+  { additionalProperties: false },
+);
+export type CreateCultivar = Static<typeof CreateCultivarSchema>;
+
+export const UpdateCultivarSchema = Type.Object(
+  {
+    species_id: Type.Optional(Uuid),
+    name: Type.Optional(Name),
+    is_organic: Type.Optional(Type.Boolean()),
+    perennial: Type.Optional(Type.Boolean()),
+    ...payloadProps(cultivarFields),
+  },
+  { additionalProperties: false },
+);
+export type UpdateCultivar = Static<typeof UpdateCultivarSchema>;
+
+export const CultivarPageSchema = Paginated(Type.Unsafe<Cultivar>({ $ref: 'Cultivar#' }), 'CultivarPage');
+
+export const CultivarListQuery = Type.Object(
+  {
+    ...Paging,
+    species: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Species slug.' })),
+  },
+  { additionalProperties: false },
+);
+export type CultivarListQuery = Static<typeof CultivarListQuery>;
+
+export const CultivarSupplierSchema = Type.Object(
+  {
+    id: Uuid,
+    cultivar_id: Uuid,
+    supplier_id: Uuid,
+    article_number: Nullable(Type.String()),
+    product_url: Nullable(Type.String()),
+    price_eur: Nullable(Type.Number()),
+    pack_size: Nullable(Type.Number()),
+    pack_unit: Nullable(Type.String()),
+    last_checked_at: Nullable(Type.String({ format: 'date-time' })),
+    created_at: Timestamp,
+  },
+  { $id: 'CultivarSupplier', description: 'A supplier offering a cultivar, with price and pack (spec 2.5).' },
+);
+export type CultivarSupplier = Static<typeof CultivarSupplierSchema>;
+
+export const CreateCultivarSupplierSchema = Type.Object(
+  {
+    supplier_id: Uuid,
+    article_number: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    product_url: Type.Optional(Nullable(Type.String({ maxLength: 2_000, format: 'uri' }))),
+    price_eur: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000 }))),
+    pack_size: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0 }))),
+    pack_unit: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+  },
+  { additionalProperties: false },
+);
+export type CreateCultivarSupplier = Static<typeof CreateCultivarSupplierSchema>;
+
+export const LinkParams = Type.Object({
+  cid: Type.String({ format: 'uuid', description: 'Cultivar uuid.' }),
+  sid: Type.String({ format: 'uuid', description: 'Supplier uuid.' }),
+});

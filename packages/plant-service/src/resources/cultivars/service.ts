@@ -1,0 +1,93 @@
+/** Cultivar rules: the species must exist; slug = species slug + name; supplier links. */
+import type { Database, Executor } from '../../db/client.js';
+import type { Page } from '../../db/paging.js';
+import { BadRequest, Conflict, NotFound } from '../../errors.js';
+import { slugify } from '../../lib/slug.js';
+import { prefixQuery } from '../search/tsquery.js';
+import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
+import type {
+  CreateCultivar,
+  CreateCultivarSupplier,
+  Cultivar,
+  CultivarListQuery,
+  CultivarSupplier,
+  UpdateCultivar,
+} from './schemas.js';
+
+export function cultivarService({ db }: Database) {
+  async function getOrThrow(ex: Executor, ref: string): Promise<Cultivar> {
+    const found = await repo.findByRef(ex, ref);
+    if (!found) throw new NotFound(`cultivar '${ref}' not found`);
+    return found;
+  }
+
+  async function speciesSlugOrThrow(ex: Executor, speciesId: string): Promise<string> {
+    const slug = await repo.speciesSlug(ex, speciesId);
+    if (slug === undefined)
+      throw new BadRequest(`species_id: no species with id ${speciesId}`, { field: 'species_id' });
+    return slug;
+  }
+
+  return {
+    list(q: CultivarListQuery): Promise<Page<Cultivar>> {
+      const tsquery = q.search === undefined ? null : prefixQuery(q.search);
+      if (q.search !== undefined && tsquery === null) {
+        return Promise.resolve({ data: [], total: 0, page: q.page, per_page: q.per_page });
+      }
+      return repo.list(db, q, tsquery);
+    },
+
+    get: (ref: string) => getOrThrow(db, ref),
+
+    create(input: CreateCultivar): Promise<Cultivar> {
+      return db.transaction(async (tx) => {
+        const speciesSlug = await speciesSlugOrThrow(tx, input.species_id);
+        return repo.insert(tx, slugify(`${speciesSlug} ${input.name}`), input);
+      });
+    },
+
+    update(ref: string, input: UpdateCultivar): Promise<Cultivar> {
+      return db.transaction(async (tx) => {
+        const found = await getOrThrow(tx, ref);
+        if (input.species_id !== undefined) await speciesSlugOrThrow(tx, input.species_id);
+        return (await repo.update(tx, found.id, input)) as Cultivar;
+      });
+    },
+
+    remove(ref: string): Promise<void> {
+      return db.transaction(async (tx) => {
+        const found = await getOrThrow(tx, ref);
+        // Supplier links go with it (ON DELETE CASCADE).
+        await repo.delete(tx, found.id);
+      });
+    },
+
+    async suppliers(ref: string): Promise<CultivarSupplier[]> {
+      const found = await getOrThrow(db, ref);
+      return links.list(db, found.id);
+    },
+
+    addSupplier(ref: string, input: CreateCultivarSupplier): Promise<CultivarSupplier> {
+      return db.transaction(async (tx) => {
+        const cultivar = await getOrThrow(tx, ref);
+        if (!(await links.supplierExists(tx, input.supplier_id))) {
+          throw new BadRequest(`supplier_id: no supplier with id ${input.supplier_id}`, {
+            field: 'supplier_id',
+          });
+        }
+        if (await links.exists(tx, cultivar.id, input.supplier_id)) {
+          throw new Conflict(
+            `supplier ${input.supplier_id} is already linked to cultivar '${cultivar.slug}'`,
+          );
+        }
+        return links.insert(tx, { ...input, cultivar_id: cultivar.id });
+      });
+    },
+
+    async removeSupplier(cultivarId: string, supplierId: string): Promise<void> {
+      if (!(await links.delete(db, cultivarId.toLowerCase(), supplierId.toLowerCase()))) {
+        throw new NotFound(`cultivar ${cultivarId} has no link to supplier ${supplierId}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/** Family rules: slug from the scientific name (stable afterwards), 404s, and the 409 on delete. */
+import type { Database } from '../../db/client.js';
+import type { Page } from '../../db/paging.js';
+import { Conflict, NotFound } from '../../errors.js';
+import { slugify } from '../../lib/slug.js';
+import { prefixQuery } from '../search/tsquery.js';
+import { familyRepository as repo } from './repository.js';
+import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from './schemas.js';
+
+export function familyService({ db }: Database) {
+  return {
+    async list(q: FamilyListQuery): Promise<Page<Family>> {
+      const tsquery = q.search === undefined ? null : prefixQuery(q.search);
+      if (q.search !== undefined && tsquery === null)
+        return { data: [], total: 0, page: q.page, per_page: q.per_page };
+      return repo.list(db, q, tsquery);
+    },
+
+    async get(ref: string): Promise<Family> {
+      const family = await repo.findByRef(db, ref);
+      if (!family) throw new NotFound(`family '${ref}' not found`);
+      return family;
+    },
+
+    create(input: CreateFamily): Promise<Family> {
+      return repo.insert(db, slugify(input.name_scientific), input);
+    },
+
+    update(ref: string, input: UpdateFamily): Promise<Family> {
+      return db.transaction(async (tx) => {
+        const family = await repo.findByRef(tx, ref);
+        if (!family) throw new NotFound(`family '${ref}' not found`);
+        return (await repo.update(tx, family.id, input)) as Family;
+      });
+    },
+
+    remove(ref: string): Promise<void> {
+      return db.transaction(async (tx) => {
+        const family = await repo.findByRef(tx, ref);
+        if (!family) throw new NotFound(`family '${ref}' not found`);
+        const n = await repo.countSpecies(tx, family.id);
+        if (n > 0) {
+          throw new Conflict(`family '${family.slug}' still has ${n} species; delete or move them first`, {
+            species_count: n,
+          });
+        }
+        await repo.delete(tx, family.id);
+      });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+/** Schemas with an $id: registered once, referenced by routes, emitted as OpenAPI components. */
+import { CompanionWithNamesSchema } from './companions/schemas.js';
+import { CultivarPageSchema, CultivarSchema, CultivarSupplierSchema } from './cultivars/schemas.js';
+import { FamilyPageSchema, FamilySchema } from './families/schemas.js';
+import { SearchResultSchema } from './search/schemas.js';
+import { CompanionRelationshipSchema, SpeciesPageSchema, SpeciesSchema } from './species/schemas.js';
+import { SupplierListSchema, SupplierSchema } from './suppliers/schemas.js';
+
+export const sharedSchemas = [
+  FamilySchema,
+  FamilyPageSchema,
+  SpeciesSchema,
+  SpeciesPageSchema,
+  CultivarSchema,
+  CultivarPageSchema,
+  CultivarSupplierSchema,
+  SupplierSchema,
+  SupplierListSchema,
+  CompanionRelationshipSchema,
+  CompanionWithNamesSchema,
+  SearchResultSchema,
+];

@@ -1,0 +1,108 @@
+/**
+ * The species' fields (spec 2.2), declared once. `writable: false` marks the fields the spec
+ * leaves out of the CreateSpecies payload; they are filled by bulk import only.
+ */
+import { bool, count, int, num, oneOf, str, strList } from '../../schema/fields.js';
+import {
+  NATIVE_STATUSES,
+  PLANT_LAYERS,
+  SUCCESSION_STAGES,
+  TOLERANCE_LEVELS,
+} from '../../schema/vocabularies.js';
+
+const importOnly = { writable: false } as const;
+const ppm = (unit: 'number' | 'integer') =>
+  unit === 'number' ? num({ minimum: 0, ...importOnly }) : count({ ...importOnly });
+const rating = (description: string) => int({ minimum: 0, maximum: 4, small: true, description });
+
+export const speciesFields = {
+  // Names and texts
+  name_en: str({ maxLength: 300 }),
+  name_de: str({ maxLength: 300 }),
+  description: str(),
+  description_de: str(),
+  description_en: str(),
+  // Soil
+  soil_moisture: str({ maxLength: 100, ...importOnly }),
+  drainage_requirement: str({ maxLength: 100, ...importOnly }),
+  organic_matter_pct: num({ minimum: 0, maximum: 100, ...importOnly }),
+  boron_ppm: ppm('number'),
+  copper_ppm: ppm('number'),
+  iron_ppm: ppm('number'),
+  manganese_ppm: ppm('number'),
+  molybdenum_ppm: ppm('number'),
+  zinc_ppm: ppm('number'),
+  ph_min: num({ minimum: 0, maximum: 14 }),
+  ph_max: num({ minimum: 0, maximum: 14 }),
+  nitrogen_ppm: ppm('integer'),
+  phosphorus_ppm: ppm('integer'),
+  potassium_ppm: ppm('integer'),
+  calcium_ppm: ppm('integer'),
+  magnesium_ppm: ppm('integer'),
+  sulfur_ppm: ppm('integer'),
+  // Climate
+  hardiness_zone_usda: str({ maxLength: 20 }),
+  hardiness_zone_at: str({ maxLength: 20 }),
+  drought_tolerance: oneOf(TOLERANCE_LEVELS),
+  salt_tolerance: oneOf(TOLERANCE_LEVELS),
+  min_temp: num({ minimum: -90, maximum: 60, description: '°C' }),
+  max_temp: num({ minimum: -90, maximum: 60, description: '°C' }),
+  water_requirement_mm_week: num({ minimum: 0, ...importOnly }),
+  waterlogging_tolerance: bool(importOnly),
+  // Use
+  edibility_rating: int({ minimum: 0, maximum: 5, small: true, description: '0 (not edible) to 5.' }),
+  food_uses: str(),
+  food_uses_de: str(),
+  food_uses_en: str(),
+  medicinal_uses: str(),
+  medicinal_uses_de: str(),
+  medicinal_uses_en: str(),
+  other_uses: str(),
+  other_uses_de: str(),
+  other_uses_en: str(),
+  native_range: str(),
+  native_range_de: str(),
+  native_range_en: str(),
+  invasiveness: str(),
+  pollination_type: str({ maxLength: 100 }),
+  // Ecology
+  plant_layer: oneOf(PLANT_LAYERS),
+  wildlife_value: str(),
+  wildlife_value_de: str(),
+  wildlife_value_en: str(),
+  ground_cover_quality: str({ maxLength: 200 }),
+  succession_stage: oneOf(SUCCESSION_STAGES),
+  native_status: oneOf(NATIVE_STATUSES, { description: 'Status in Central Europe.' }),
+  nitrogen_fixer: bool(),
+  dynamic_accumulator: bool(),
+  attracts_pollinators: bool(),
+  attracts_beneficial_insects: bool(),
+  mulch_plant: bool(),
+  allelopathic: bool(),
+  heavy_metal_tolerance: bool(),
+  // Arrays of string
+  soil_texture_preference: strList(),
+  dynamic_accumulator_nutrients: strList(),
+  guild_role: strList(),
+  source_urls: strList(),
+  // Counts and ratings
+  nectar_value: rating('0 (none) to 4 (very high).'),
+  pollen_value: rating('0 (none) to 4 (very high).'),
+  wild_bee_count: count(),
+  wild_bee_specialist_count: count(),
+  butterfly_moth_count: count(),
+  caterpillar_host_count: count(),
+  caterpillar_specialist_count: count(),
+  hoverfly_count: count(),
+  beetle_count: count(),
+  bird_count: count(),
+  mammal_count: count(),
+  // External references
+  kb_qid: str({ maxLength: 100, description: 'Knowledge-base id (Wikidata Q-id).' }),
+  biodiv_id: str({ maxLength: 100, description: 'Biodiversity database key (GBIF).' }),
+  plantprot_code: str({ maxLength: 100, description: 'Plant-protection code (EPPO).' }),
+  usesdb_url: str({ maxLength: 2_000, description: 'Plant-uses database page.' }),
+  extdb_tags: str({ maxLength: 2_000 }),
+  // Image (set by the image endpoints, never by the payload)
+  primary_image_key: str({ maxLength: 500, ...importOnly }),
+};

@@ -1,0 +1,74 @@
+import { and, asc, count, desc, eq, gte, or, type SQL, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.js';
+import { type Page, selectPage } from '../../db/paging.js';
+import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
+import { companions, cultivars, families, species } from '../../db/tables.js';
+import { matches, rankBy } from '../search/tsquery.js';
+import type { CompanionRelationship, Species, SpeciesListQuery } from './schemas.js';
+
+function filters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [
+    // An unknown family slug matches nothing: an empty page, not an error (issue 2).
+    q.family === undefined
+      ? undefined
+      : sql`${species.family_id} = (select ${families.id} from ${families} where ${families.slug} = ${q.family})`,
+    q.plant_layer === undefined ? undefined : eq(species.plant_layer, q.plant_layer),
+    q.nitrogen_fixer === undefined ? undefined : eq(species.nitrogen_fixer, q.nitrogen_fixer),
+    q.dynamic_accumulator === undefined ? undefined : eq(species.dynamic_accumulator, q.dynamic_accumulator),
+    q.drought_tolerance === undefined ? undefined : eq(species.drought_tolerance, q.drought_tolerance),
+    q.native_status === undefined ? undefined : eq(species.native_status, q.native_status),
+    q.min_nectar === undefined ? undefined : gte(species.nectar_value, q.min_nectar),
+    q.min_bees === undefined ? undefined : gte(species.wild_bee_count, q.min_bees),
+    tsquery === null ? undefined : matches(species.search, tsquery),
+  ];
+  return and(...conditions);
+}
+
+export const speciesRepository = {
+  list(ex: Executor, q: SpeciesListQuery, tsquery: string | null): Promise<Page<Species>> {
+    const order = [asc(species.name_scientific), asc(species.id)];
+    if (tsquery !== null) order.unshift(desc(rankBy(species.search, tsquery)));
+    return selectPage<Species>(ex, species, publicColumns(species), filters(q, tsquery), order, q);
+  },
+  findByRef: (ex: Executor, ref: string) => findByRef<Species>(ex, species, ref),
+  insert: (ex: Executor, slugBase: string, values: Record<string, unknown>) =>
+    insertWithSlug<Species>(ex, species, slugBase, values),
+  update: (ex: Executor, id: string, values: Record<string, unknown>) =>
+    updateById<Species>(ex, species, id, values),
+  delete: (ex: Executor, id: string) => deleteById(ex, species, id),
+  async exists(ex: Executor, id: string): Promise<boolean> {
+    const rows = await ex.select({ id: species.id }).from(species).where(eq(species.id, id)).limit(1);
+    return rows.length > 0;
+  },
+  async countCultivars(ex: Executor, speciesId: string): Promise<number> {
+    const [row] = await ex.select({ n: count() }).from(cultivars).where(eq(cultivars.species_id, speciesId));
+    return Number(row?.n ?? 0);
+  },
+  /** Rootstock references are informational; they are cleared, not blocking. */
+  async clearRootstockReferences(ex: Executor, speciesId: string): Promise<void> {
+    await ex
+      .update(cultivars)
+      .set({ rootstock_species_id: null })
+      .where(eq(cultivars.rootstock_species_id, speciesId));
+  },
+  async companions(ex: Executor, speciesId: string): Promise<CompanionRelationship[]> {
+    return ex
+      .select({
+        id: companions.id,
+        species_a_id: companions.species_a_id,
+        species_b_id: companions.species_b_id,
+        relationship: companions.relationship,
+        mechanism: companions.mechanism,
+        source_url: companions.source_url,
+        created_at: companions.created_at,
+      })
+      .from(companions)
+      .where(or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)))
+      .orderBy(asc(companions.created_at), asc(companions.id));
+  },
+};
+
+export async function familyExists(ex: Executor, id: string): Promise<boolean> {
+  const rows = await ex.select({ id: families.id }).from(families).where(eq(families.id, id)).limit(1);
+  return rows.length > 0;
+}

@@ -1,0 +1,74 @@
+import { type Static, Type } from 'typebox';
+import { payloadProps, recordProps } from '../../schema/fields.js';
+import { Nullable, Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
+import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../schema/vocabularies.js';
+import { speciesFields } from './fields.js';
+
+export const SpeciesSchema = Type.Object(
+  {
+    id: Uuid,
+    slug: Type.String(),
+    family_id: Uuid,
+    name_scientific: Type.String(),
+    ...recordProps(speciesFields),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { $id: 'Species', description: 'A species (spec 2.2). Every field is present; null when unknown.' },
+);
+export type Species = Static<typeof SpeciesSchema>;
+
+const ScientificName = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
+
+export const CreateSpeciesSchema = Type.Object(
+  { family_id: Uuid, name_scientific: ScientificName, ...payloadProps(speciesFields) },
+  { additionalProperties: false },
+);
+export type CreateSpecies = Static<typeof CreateSpeciesSchema>;
+
+export const UpdateSpeciesSchema = Type.Object(
+  {
+    family_id: Type.Optional(Uuid),
+    name_scientific: Type.Optional(ScientificName),
+    ...payloadProps(speciesFields),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSpecies = Static<typeof UpdateSpeciesSchema>;
+
+export const SpeciesPageSchema = Paginated(Type.Unsafe<Species>({ $ref: 'Species#' }), 'SpeciesPage');
+
+const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+
+export const SpeciesListQuery = Type.Object(
+  {
+    ...Paging,
+    family: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Family slug.' })),
+    plant_layer: Type.Optional(enumOf(PLANT_LAYERS)),
+    nitrogen_fixer: Type.Optional(Type.Boolean()),
+    dynamic_accumulator: Type.Optional(Type.Boolean()),
+    drought_tolerance: Type.Optional(enumOf(TOLERANCE_LEVELS)),
+    native_status: Type.Optional(enumOf(NATIVE_STATUSES)),
+    min_nectar: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Minimum nectar_value.' })),
+    min_bees: Type.Optional(
+      Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Minimum wild_bee_count.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SpeciesListQuery = Static<typeof SpeciesListQuery>;
+
+/** A companion relation as listed for one species (spec 2.6). */
+export const CompanionRelationshipSchema = Type.Object(
+  {
+    id: Uuid,
+    species_a_id: Uuid,
+    species_b_id: Uuid,
+    relationship: Type.String(),
+    mechanism: Nullable(Type.String()),
+    source_url: Nullable(Type.String()),
+    created_at: Timestamp,
+  },
+  { $id: 'CompanionRelationship' },
+);
+export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;

@@ -1,0 +1,41 @@
+/** Supplier rules: slug from the name; deleting a supplier removes its cultivar links. */
+import { asc } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
+import { suppliers } from '../../db/tables.js';
+import { NotFound } from '../../errors.js';
+import { slugify } from '../../lib/slug.js';
+import type { CreateSupplier, Supplier, UpdateSupplier } from './schemas.js';
+
+export function supplierService({ db }: Database) {
+  async function getOrThrow(ex: Parameters<typeof findByRef>[0], ref: string): Promise<Supplier> {
+    const found = await findByRef<Supplier>(ex, suppliers, ref);
+    if (!found) throw new NotFound(`supplier '${ref}' not found`);
+    return found;
+  }
+
+  return {
+    async list(): Promise<Supplier[]> {
+      const rows = await db
+        .select(publicColumns(suppliers))
+        .from(suppliers)
+        .orderBy(asc(suppliers.name), asc(suppliers.id));
+      return rows as unknown as Supplier[];
+    },
+    get: (ref: string) => getOrThrow(db, ref),
+    create: (input: CreateSupplier) => insertWithSlug<Supplier>(db, suppliers, slugify(input.name), input),
+    update(ref: string, input: UpdateSupplier): Promise<Supplier> {
+      return db.transaction(async (tx) => {
+        const found = await getOrThrow(tx, ref);
+        return (await updateById<Supplier>(tx, suppliers, found.id, input)) as Supplier;
+      });
+    },
+    remove(ref: string): Promise<void> {
+      return db.transaction(async (tx) => {
+        const found = await getOrThrow(tx, ref);
+        // Its cultivar links go with it (ON DELETE CASCADE).
+        await deleteById(tx, suppliers, found.id);
+      });
+    },
+  };
+}

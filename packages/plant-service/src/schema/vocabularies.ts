@@ -1,0 +1,23 @@
+/**
+ * Allowed values of the enumerated string fields. The spec (2.10) gives only examples; these are
+ * the API's decision, documented in the OpenAPI description and packages/plant-service/data/README.md.
+ */
+export const PLANT_LAYERS = [
+  'canopy',
+  'sub_canopy',
+  'shrub',
+  'herb',
+  'ground_cover',
+  'climber',
+  'root',
+  'aquatic',
+] as const;
+export const TOLERANCE_LEVELS = ['low', 'medium', 'high'] as const;
+/** Status in Central Europe. */
+export const NATIVE_STATUSES = ['native', 'archaeophyte', 'neophyte', 'introduced'] as const;
+export const SUCCESSION_STAGES = ['pioneer', 'early', 'mid', 'late', 'climax'] as const;
+export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'] as const;
+export const ENTITY_TYPES = ['family', 'species', 'cultivar'] as const;
+
+export type PlantLayer = (typeof PLANT_LAYERS)[number];
+export type EntityType = (typeof ENTITY_TYPES)[number];

@@ -1,0 +1,63 @@
+/**
+ * Entry point: configuration, database (with migrations and, on an empty embedded database, the
+ * demo data), then listen. Closes cleanly on SIGINT/SIGTERM.
+ */
+import path from 'node:path';
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { startSessionPurge } from './auth/session-purge.js';
+import { ConfigError, loadConfig } from './config.js';
+import { loadDemoDataIfEmpty } from './dataset/demo.js';
+import { type Database, openPglite, openPostgres } from './db/client.js';
+import { migrate } from './db/migrate.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const log = pino({ level: config.logLevel });
+
+  const database: Database = config.databaseUrl
+    ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
+    : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+  log.info(
+    { backend: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
+    'database',
+  );
+  await migrate(database);
+
+  if (config.demoData && database.kind === 'pglite') {
+    const loaded = await loadDemoDataIfEmpty(database);
+    if (loaded) log.info(loaded, 'empty embedded database: demo data loaded');
+  }
+
+  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+  const stopPurge = startSessionPurge(database, config, app.log);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    stopPurge();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
+import { testDatabase } from './database.js';
+import { signIn } from './sessions.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: Database;
+  config: Config;
+  /** Cookie header of a new session for a new user with the given roles. */
+  cookie(roles?: { admin?: boolean; editor?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ DEMO_DATA: 'false', ...env });
+  const database = await testDatabase();
+  const app = await buildApp({ config, database });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    cookie: async (roles = {}) => `id=${await signIn(database, config, roles)}`,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * A fresh, migrated, empty database for one test file, on the backend the vitest project names
+ * (TEST_DB=pglite|postgres), cloned from the run's template.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { inject } from 'vitest';
+import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { adminQuery, withDatabase } from './postgres-admin.js';
+
+export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export async function testDatabase(): Promise<Database> {
+  if (backend === 'pglite') {
+    const dump = await readFile(inject('pgliteTemplate'));
+    return openPglite({ instance: new PGlite({ loadDataDir: new Blob([dump]) }) });
+  }
+  const url = inject('postgresUrl');
+  const name = `plant_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(url, `create database ${name} template ${inject('postgresTemplate')}`);
+  const database = openPostgres({ url: withDatabase(url, name), poolSize: 4 });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await adminQuery(url, `drop database if exists ${name}`);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// The API suite runs twice: once on PGlite, once on PostgreSQL (issue 2).
+export default defineConfig({
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'pglite',
+          include: ['test/api/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+          globalSetup: ['test/setup/pglite-template.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ['test/api/**/*.test.ts'],
+          env: { TEST_DB: 'postgres' },
+          globalSetup: ['test/setup/postgres-template.ts'],
+        },
+      },
+    ],
+  },
+});
