@@ -9,6 +9,7 @@ import {
   customType,
   doublePrecision,
   index,
+  integer,
   numeric,
   pgTable,
   text,
@@ -206,4 +207,42 @@ export const sessions = pgTable(
     expires_at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expiry_idx').on(t.expires_at)],
+);
+
+/** Images attached to a family, species or cultivar (spec 2.7); the bytes live in the object store. */
+export const images = pgTable(
+  'images',
+  {
+    id: id(),
+    entity_type: text().notNull(),
+    entity_id: uuid().notNull(),
+    store_key: text().notNull().unique(),
+    content_type: text().notNull(),
+    byte_size: integer().notNull(),
+    width: integer(),
+    height: integer(),
+    caption: text(),
+    source_url: text(),
+    license: text(),
+    is_primary: boolean().notNull().default(false),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index('images_entity_idx').on(t.entity_type, t.entity_id, t.created_at),
+    check('images_entity_type', sql`${t.entity_type} in ('family', 'species', 'cultivar')`),
+  ],
+);
+
+/** Pending OIDC logins: state, nonce and PKCE verifier kept server-side until the callback. */
+export const oidcLogins = pgTable(
+  'oidc_logins',
+  {
+    state_hash: text().primaryKey(),
+    nonce: text().notNull(),
+    code_verifier: text().notNull(),
+    return_to: text(),
+    created_at: createdAt(),
+    expires_at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [index('oidc_logins_expiry_idx').on(t.expires_at)],
 );
