@@ -229,6 +229,8 @@ export const images = pgTable(
   },
   (t) => [
     index('images_entity_idx').on(t.entity_type, t.entity_id, t.created_at),
+    // At most one primary image per entity (issue 4); the service keeps exactly one while any exist.
+    uniqueIndex('images_one_primary_idx').on(t.entity_type, t.entity_id).where(sql`${t.is_primary}`),
     check('images_entity_type', sql`${t.entity_type} in ('family', 'species', 'cultivar')`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "images_one_primary_idx" ON "images" USING btree ("entity_type","entity_id") WHERE "images"."is_primary";
