@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/plants' });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: path.resolve('/srv/plants/data'),
+      databaseUrl: undefined,
+      demoData: true,
+      logLevel: 'info',
+      writeAccess: 'any-user',
+      sessionIdleMs: 7 * 86_400_000,
+      sessionMaxMs: 30 * 86_400_000,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('converts values from text', () => {
+    const config = loadConfig({ PORT: '9000', DEMO_DATA: 'false', WRITE_ACCESS: 'admins', DATABASE_URL: 'postgres://u@h/db' });
+    expect(config).toMatchObject({ port: 9000, demoData: false, writeAccess: 'admins', databaseUrl: 'postgres://u@h/db' });
+  });
+
+  it('names every bad variable at once', () => {
+    const attempt = () =>
+      loadConfig({ PORT: 'eighty', WRITE_ACCESS: 'everyone', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (error) {
+      const problems = (error as ConfigError).problems.join('\n');
+      expect(problems).toMatch(/^PORT: "eighty"/m);
+      expect(problems).toMatch(/^WRITE_ACCESS: "everyone" .*any-user, groups, admins/m);
+      expect(problems).toMatch(/^DATABASE_URL: /m);
+      expect(problems).toMatch(/^LOG_LEVEL: "loud"/m);
+    }
+  });
+
+  it('refuses an absolute session lifetime shorter than the idle timeout', () => {
+    expect(() => loadConfig({ SESSION_IDLE_DAYS: '10', SESSION_MAX_DAYS: '5' })).toThrow(/SESSION_MAX_DAYS/);
+  });
+});
