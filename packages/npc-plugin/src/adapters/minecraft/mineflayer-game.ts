@@ -31,6 +31,8 @@ export interface MinecraftOptions {
 /** Minecraft's chat line limit. */
 const CHAT_LIMIT = 256;
 const EYE_HEIGHT = 1.62;
+/** Longest wait for the server's post-login position after spawning. */
+const SETTLE_MS = 1500;
 /** How close a teleport must land to count. */
 const TELEPORT_TOLERANCE = 1.5;
 
@@ -99,6 +101,13 @@ export class MineflayerGame implements GameAdapter {
       bot.end();
       throw error;
     }
+    // Servers re-send the position once the client has settled in (flying-squid after its first
+    // movement packet); a goal set before that would be undone, so give it a moment.
+    await until<void>(
+      bot,
+      AbortSignal.any([signal, AbortSignal.timeout(SETTLE_MS)]),
+      (resolve, _reject, on) => on('forcedMove', () => resolve()),
+    );
     const movements = new Movements(bot);
     // The NPC must not dig through or build on someone else's world to reach a goal.
     movements.canDig = false;

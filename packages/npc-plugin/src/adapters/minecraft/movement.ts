@@ -15,7 +15,14 @@ const PROGRESS_INTERVAL_MS = 250;
  * connection drops. Always clears the pathfinder goal on the way out.
  */
 export async function moveTo(bot: Bot, target: Position, range: number, options: MoveOptions): Promise<void> {
-  const goal = new goals.GoalNear(target.x, target.y, target.z, range);
+  // The pathfinder judges arrival on block cells, so aim at the target's cell with one block less
+  // slack than asked: the NPC then stands within `range` of the exact point.
+  const cell = bot.entity.position
+    .clone()
+    .set(Math.floor(target.x), Math.floor(target.y), Math.floor(target.z));
+  // A target inside a solid block means standing on top of it.
+  if (bot.blockAt(cell)?.boundingBox === 'block') cell.y += 1;
+  const goal = new goals.GoalNear(cell.x, cell.y, cell.z, Math.max(0, Math.floor(range) - 1));
   const progress = setInterval(() => {
     options.onProgress?.(bot.entity.position.distanceTo(goalVec(bot, target)));
   }, PROGRESS_INTERVAL_MS);
@@ -35,9 +42,18 @@ export async function moveTo(bot: Bot, target: Position, range: number, options:
   }
 }
 
+/** Beyond this horizontal gap, or this height difference, following uses the pathfinder. */
+const FOLLOW_PATH_GAP = 6;
+const FOLLOW_PATH_HEIGHT = 1.5;
+/** How long the NPC may press against a wall before it asks the pathfinder for a way round. */
+const FOLLOW_STUCK_MS = 800;
+
 /**
  * Keeps within `distance` blocks of a player until the signal aborts; rejects with target_lost when
- * the player leaves or goes out of view.
+ * the player leaves or goes out of view. On open ground the NPC steers straight at the player every
+ * physics tick (the pathfinder's GoalFollow only re-plans after the player has moved `range` blocks,
+ * so it trails by twice the distance); far away, on other heights, at an edge or when blocked, it
+ * hands over to the pathfinder until it is close again.
  */
 export async function follow(
   bot: Bot,
@@ -45,20 +61,60 @@ export async function follow(
   distance: number,
   signal: AbortSignal,
 ): Promise<void> {
-  const entity = bot.players[username]?.entity;
-  if (!entity) throw new ActionError('target_lost', `player ${username} is not in view`);
-  bot.pathfinder.setGoal(new goals.GoalFollow(entity, distance), true);
+  const first = bot.players[username]?.entity;
+  if (!first) throw new ActionError('target_lost', `player ${username} is not in view`);
+  let mode: 'direct' | 'path' = 'direct';
+  let stuckSince: number | null = null;
+  const tick = () => {
+    const target = bot.players[username]?.entity ?? first;
+    const me = bot.entity.position;
+    const dx = target.position.x - me.x;
+    const dz = target.position.z - me.z;
+    const gap = Math.hypot(dx, dz);
+    const climb = Math.abs(target.position.y - me.y);
+    if (mode === 'path') {
+      if (gap > distance + 1 || climb > 1) return;
+      bot.pathfinder.setGoal(null);
+      mode = 'direct';
+    }
+    const stuck = stuckSince !== null && Date.now() - stuckSince > FOLLOW_STUCK_MS;
+    if (gap > FOLLOW_PATH_GAP || climb > FOLLOW_PATH_HEIGHT || stuck || dropAhead(bot, dx / gap, dz / gap)) {
+      bot.clearControlStates();
+      stuckSince = null;
+      bot.pathfinder.setGoal(new goals.GoalFollow(target, distance), true);
+      mode = 'path';
+      return;
+    }
+    void bot.look(Math.atan2(-dx, -dz), 0, true);
+    const walk = gap > distance;
+    const blocked =
+      walk && Boolean((bot.entity as { isCollidedHorizontally?: boolean }).isCollidedHorizontally);
+    bot.setControlState('forward', walk);
+    bot.setControlState('sprint', gap > distance + 1);
+    bot.setControlState('jump', blocked);
+    stuckSince = blocked ? (stuckSince ?? Date.now()) : null;
+  };
+  bot.on('physicsTick', tick);
   try {
     await until<void>(bot, signal, (_resolve, reject, on) => {
       on('entityGone', (gone: Entity) => {
-        if (gone.id === entity.id)
+        if (gone.id === first.id)
           reject(new ActionError('target_lost', `player ${username} went out of view`));
       });
       on('end', () => reject(new ActionError('disconnected', 'disconnected while following')));
     });
   } finally {
+    bot.removeListener('physicsTick', tick);
     stopWalking(bot);
   }
+}
+
+/** True when the ground one step ahead falls away by more than a block (no walking off edges). */
+function dropAhead(bot: Bot, dirX: number, dirZ: number): boolean {
+  if (!Number.isFinite(dirX) || !Number.isFinite(dirZ)) return false;
+  const ahead = bot.entity.position.offset(dirX, 0, dirZ).floored();
+  const solid = (dy: number) => bot.blockAt(ahead.offset(0, dy, 0))?.boundingBox === 'block';
+  return !solid(-1) && !solid(-2) && !solid(0);
 }
 
 export function stopWalking(bot: Bot): void {

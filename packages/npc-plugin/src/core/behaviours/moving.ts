@@ -28,6 +28,12 @@ export const moving: Behaviour<MoveParams> = {
       });
     report(initial);
     await game.moveTo(params.target, params.range, { signal, onProgress: report });
-    report(distance(game.self().position, params.target));
+    if (signal.aborted) return;
+    // Arrival is judged by the pathfinder on block cells, so the straight-line rest may exceed range.
+    progress({
+      distance_remaining: round(distance(game.self().position, params.target)),
+      initial_distance: round(initial),
+      fraction: 1,
+    });
   },
 };

@@ -77,13 +77,13 @@ export class Conversation {
 
   /** Resolves when no reply is being composed and nothing waits to be said. */
   async quiet(signal: AbortSignal): Promise<void> {
-    while (!signal.aborted && (this.composing || this.outbox.busy)) {
-      await Promise.race([
-        Promise.allSettled([...this.#inFlight.values()]),
-        this.outbox.idle(),
-        aborted(signal),
-      ]);
-      if (!this.composing) await Promise.race([this.outbox.idle(), aborted(signal)]);
+    const stopped = aborted(signal);
+    // Each turn waits on something still pending: a reply being composed (which, when done, queues
+    // its lines), then the outbox emptying.
+    while (!signal.aborted) {
+      if (this.composing) await Promise.race([Promise.allSettled([...this.#inFlight.values()]), stopped]);
+      else if (this.outbox.busy) await Promise.race([this.outbox.idle(), stopped]);
+      else return;
     }
   }
 

@@ -19,6 +19,7 @@ declare module 'flying-squid' {
     crouching: boolean;
     _client: SquidClient;
     _writeOthers(packet: string, fields: Record<string, unknown>): void;
+    kick(reason: string): void;
     _writeOthersNearby(packet: string, fields: Record<string, unknown>): void;
   }
 

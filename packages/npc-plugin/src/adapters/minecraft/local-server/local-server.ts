@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import flyingSquid, { type SquidServer } from 'flying-squid';
 import { fixupsPlugin } from './fixups-plugin.js';
+import { whisperPlugin } from './whisper-plugin.js';
 
 export interface LocalServerOptions {
   /** 0 asks for an ephemeral port. */
@@ -19,7 +20,7 @@ export interface LocalServer {
 
 /**
  * A Minecraft-protocol server for the demo and the tests (issue 6): flying-squid, in memory (no world
- * folder), superflat, offline mode, with the fix-up plugin. Starts in about a quarter of a second.
+ * folder), superflat, offline mode, with the fix-up plugin and a vanilla-like /tell. Starts in about a quarter of a second.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const server = flyingSquid.createMCServer({
@@ -41,8 +42,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     'everybody-op': options.everybodyOp ?? true,
     'max-entities': 100,
     version: options.version,
+    // A debug logger makes flying-squid skip its process-wide handlers that exit the whole process on
+    // any uncaught error (they would take the NPC in the demo, or a test run, down with it).
+    debug: () => undefined,
   });
   server.addPlugin('npc-fixups', fixupsPlugin);
+  server.addPlugin('npc-whisper', whisperPlugin);
   const [port] = (await Promise.race([
     once(server, 'listening'),
     once(server, 'error').then(([error]) => Promise.reject(error)),
@@ -52,6 +57,12 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     port,
     server,
     close: async () => {
+      // flying-squid keeps writing to players still listed when it is destroyed (and throws), so
+      // everybody is sent away first and the server waits until they are gone.
+      for (const player of [...server.players]) player.kick('The server is shutting down');
+      const deadline = Date.now() + 3000;
+      while (server.players.length > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       await server.destroy().catch(() => undefined);
     },
   };
