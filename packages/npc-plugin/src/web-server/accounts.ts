@@ -120,7 +120,7 @@ export async function loadAccounts(file: string): Promise<AccountStore> {
   } catch (cause) {
     const missing = (cause as NodeJS.ErrnoException).code === 'ENOENT';
     const hint = missing
-      ? 'not found; create one with "npm run npc:account -w packages/npc-plugin -- <name>"'
+      ? 'not found; create one with "npm run account -w packages/npc-plugin -- <name>"'
       : String(cause);
     throw new StartupError([`NPC_ACCOUNTS_FILE=${file}: ${hint}`], 'Cannot load the accounts file');
   }

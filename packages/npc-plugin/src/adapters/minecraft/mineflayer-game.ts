@@ -238,26 +238,25 @@ export class MineflayerGame implements GameAdapter {
   }
 }
 
-/** Kick reasons arrive as plain text, JSON text components or NBT-ish objects. */
-function reasonText(reason: unknown): string {
+/** Kick reasons arrive as plain text, JSON text components or NBT-tagged components (1.20.3+). */
+export function reasonText(reason: unknown): string {
   if (typeof reason === 'string') {
     try {
-      return reasonText(JSON.parse(reason));
+      const parsed: unknown = JSON.parse(reason);
+      return typeof parsed === 'object' && parsed !== null ? reasonText(parsed) : reason;
     } catch {
       return reason;
     }
   }
+  if (Array.isArray(reason)) return reason.map(reasonText).join('');
   if (reason && typeof reason === 'object') {
-    const record = reason as { text?: unknown; translate?: unknown; value?: unknown; extra?: unknown[] };
-    const base =
-      typeof record.text === 'string'
-        ? record.text
-        : typeof record.translate === 'string'
-          ? record.translate
-          : '';
-    const extra = Array.isArray(record.extra) ? record.extra.map(reasonText).join('') : '';
-    if (base || extra) return base + extra;
-    if (record.value !== undefined) return reasonText(record.value);
+    const record = reason as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (keys.length === 2 && 'type' in record && 'value' in record) return reasonText(record.value);
+    const text = record.text ?? record.translate ?? record[''];
+    const head = text === undefined ? '' : reasonText(text);
+    const extra = record.extra === undefined ? '' : reasonText(record.extra);
+    if (head || extra) return head + extra;
   }
-  return String(reason);
+  return typeof reason === 'number' || typeof reason === 'boolean' ? String(reason) : '';
 }

@@ -39,6 +39,10 @@ declare module 'flying-squid' {
     addPlugin(name: string, plugin: SquidPlugin, settings?: unknown): void;
     waitForReady(timeoutMs: number): Promise<boolean>;
     listeningPort?: number;
+    _server: {
+      socketServer: import('node:net').Server;
+      clients: Record<string, { end(reason: string): void }>;
+    };
     destroy(): Promise<void>;
   }
 

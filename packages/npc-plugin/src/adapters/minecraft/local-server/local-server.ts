@@ -57,12 +57,16 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     port,
     server,
     close: async () => {
-      // flying-squid keeps writing to players still listed when it is destroyed (and throws), so
-      // everybody is sent away first and the server waits until they are gone.
+      // flying-squid throws when it writes to players it still lists while being destroyed, and then
+      // leaves its socket open. So: stop accepting connections, send everybody away, wait until they
+      // are gone, end connections still logging in, and only then destroy it.
+      server._server.socketServer.close();
       for (const player of [...server.players]) player.kick('The server is shutting down');
       const deadline = Date.now() + 3000;
-      while (server.players.length > 0 && Date.now() < deadline)
+      while (server.players.length > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      for (const client of Object.values(server._server.clients)) client.end('The server is shutting down');
       await server.destroy().catch(() => undefined);
     },
   };

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SYSTEM_PROMPT, loadConfig } from '../src/config.js';
+import { StartupError } from '../src/errors.js';
+
+describe('configuration from the environment', () => {
+  it('has documented defaults, with the HTTP port at the Minecraft port + 3', () => {
+    const config = loadConfig({});
+    expect(config.minecraft).toEqual({
+      host: '127.0.0.1',
+      port: 25565,
+      version: '1.20.4',
+      username: 'NPC',
+      auth: 'offline',
+    });
+    expect(config.http).toMatchObject({
+      host: '127.0.0.1',
+      port: 25568,
+      tls: null,
+      loginFailuresPerMinute: 5,
+    });
+    expect(config.llm).toMatchObject({ baseUrl: null, apiKey: null, timeoutMs: 20_000, maxRetries: 2 });
+    expect(config.npc).toMatchObject({
+      chatRadius: 16,
+      systemPrompt: DEFAULT_SYSTEM_PROMPT,
+      worldRadiusMax: 64,
+    });
+    expect(loadConfig({ MC_PORT: '30000' }).http.port).toBe(30003);
+  });
+
+  it('is frozen all the way down', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.npc)).toBe(true);
+    expect(Object.isFrozen(config.npc.ignoredPlayers)).toBe(true);
+  });
+
+  it('reads every kind of value', () => {
+    const config = loadConfig({
+      MC_AUTH: 'microsoft',
+      NPC_AUTO_SPAWN: 'no',
+      LLM_BASE_URL: 'http://127.0.0.1:4000/v1/',
+      NPC_IGNORED_PLAYERS: 'Bot_1, Other',
+      NPC_TLS_CERT: 'c.pem',
+      NPC_TLS_KEY: 'k.pem',
+    });
+    expect(config.minecraft.auth).toBe('microsoft');
+    expect(config.npc.autoSpawn).toBe(false);
+    expect(config.llm.baseUrl).toBe('http://127.0.0.1:4000/v1');
+    expect(config.npc.ignoredPlayers).toEqual(['Bot_1', 'Other']);
+    expect(config.http.tls).toEqual({ cert: 'c.pem', key: 'k.pem' });
+  });
+
+  it('names every bad value in one error', () => {
+    let error: StartupError | undefined;
+    try {
+      loadConfig({
+        MC_PORT: 'eighty',
+        MC_VERSION: 'latest',
+        MC_USERNAME: 'a name with spaces',
+        MC_AUTH: 'mojang',
+        NPC_CHAT_RADIUS: '0',
+        NPC_AUTO_SPAWN: 'maybe',
+        LLM_BASE_URL: 'ftp://x',
+        NPC_TLS_CERT: 'only-cert.pem',
+        NPC_RECONNECT_MIN_MS: '5000',
+        NPC_RECONNECT_MAX_MS: '1000',
+      });
+    } catch (e) {
+      error = e as StartupError;
+    }
+    expect(error).toBeInstanceOf(StartupError);
+    const names = error!.problems.map((p) => p.split(/[=: ]/)[0]);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'MC_PORT',
+        'MC_VERSION',
+        'MC_USERNAME',
+        'MC_AUTH',
+        'NPC_CHAT_RADIUS',
+        'NPC_AUTO_SPAWN',
+        'LLM_BASE_URL',
+        'NPC_TLS_CERT',
+        'NPC_RECONNECT_MAX_MS',
+      ]),
+    );
+    expect(error!.message).toMatch(/^Invalid configuration:\n {2}- /);
+  });
+});
