@@ -1,4 +1,5 @@
 import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { withDeadline } from '../shared/deadline.js';
 import { type EmoteParams, emoting } from './behaviours/emoting.js';
 import { following } from './behaviours/following.js';
 import { moving } from './behaviours/moving.js';
@@ -125,7 +126,7 @@ export class Npc {
         if (event.type === 'chat') this.#conversation.hear(event.chat);
         else if (event.type === 'died') logger.info({}, 'NPC died');
       }),
-      this.#conversation.onComposing(() => this.#startTalking('conversation')),
+      this.#conversation.onComposing(() => void this.#startTalking('conversation')),
     );
   }
 
@@ -149,13 +150,13 @@ export class Npc {
     if (!this.game.isConnected() || this.machine.state === 'connecting' || this.machine.state === 'offline') {
       await this.#supervisor.connectNow();
       action = 'joined';
-    } else if (await this.game.respawn({ signal: AbortSignal.timeout(RESPAWN_TIMEOUT_MS) })) {
+    } else if (await withDeadline(null, RESPAWN_TIMEOUT_MS, (signal) => this.game.respawn({ signal }))) {
       action = 'respawned';
     }
     let goal: GoalRecord | null = null;
     if (position) {
       this.#checkDistance(position);
-      if (await this.game.teleport(position, { signal: AbortSignal.timeout(TELEPORT_WAIT_MS) })) {
+      if (await withDeadline(null, TELEPORT_WAIT_MS, (signal) => this.game.teleport(position, { signal }))) {
         action = 'teleported';
       } else {
         goal = (
@@ -199,12 +200,12 @@ export class Npc {
   }
 
   /** `POST /chat`: says the message, split to the game's chat limit. */
-  say(message: string): { state: NpcState; lines: string[] } {
+  async say(message: string): Promise<{ state: NpcState; lines: string[] }> {
     this.#requireSpawned();
     const lines = splitChat(message, this.game.chatLimit);
     if (lines.length === 0) throw new BadRequestError('message', 'must contain visible text');
     this.#outbox.enqueue(lines);
-    this.#startTalking('chat');
+    await this.#startTalking('chat');
     return { state: this.machine.state, lines };
   }
 
@@ -288,10 +289,10 @@ export class Npc {
   }
 
   /** Shows `talking` while idle and speaking or composing; never interrupts a movement. */
-  #startTalking(withWhom: string): void {
+  async #startTalking(withWhom: string): Promise<void> {
     if (this.machine.state !== 'idle') return;
     const quiet = (signal: AbortSignal) => this.#conversation.quiet(signal);
-    this.machine.start(talking, { quiet, with: withWhom }).catch((error: unknown) => {
+    await this.machine.start(talking, { quiet, with: withWhom }).catch((error: unknown) => {
       this.logger.debug({ err: error }, 'not switching to talking');
     });
   }

@@ -1,4 +1,5 @@
 import { ConflictError } from '../errors.js';
+import { deadline } from '../shared/deadline.js';
 import type { GameAdapter } from './game.js';
 
 /**
@@ -162,8 +163,8 @@ export class BehaviourStateMachine {
       if (this.#state === 'offline') throw new ConflictError('the NPC went offline', 'offline');
     }
     const controller = new AbortController();
-    const timeout = AbortSignal.timeout(behaviour.timeoutMs(params));
-    const signal = AbortSignal.any([controller.signal, timeout]);
+    const guard = deadline(controller.signal, behaviour.timeoutMs(params));
+    const signal = guard.signal;
     const goal: GoalRecord = {
       id: this.#nextGoalId++,
       kind: behaviour.kind,
@@ -182,15 +183,13 @@ export class BehaviourStateMachine {
       },
     };
     this.#set(behaviour.state);
+    const outcome = (fallback: GoalStatus) =>
+      signal.aborted ? statusOf(controller.signal, guard.timedOut()) : fallback;
     const done = behaviour.run(params, context).then(
-      () => this.#finish(goal, signal.aborted ? statusOf(controller.signal, timeout) : 'succeeded', null),
-      (error: unknown) =>
-        this.#finish(
-          goal,
-          signal.aborted ? statusOf(controller.signal, timeout) : 'failed',
-          messageOf(error),
-        ),
+      () => this.#finish(goal, outcome('succeeded'), null),
+      (error: unknown) => this.#finish(goal, outcome('failed'), messageOf(error)),
     );
+    void done.finally(guard.clear);
     const running: Running = { goal, controller, done };
     this.#running = running;
     return { goal, done };
@@ -218,9 +217,9 @@ export class BehaviourStateMachine {
   }
 }
 
-function statusOf(own: AbortSignal, timeout: AbortSignal): GoalStatus {
+function statusOf(own: AbortSignal, timedOut: boolean): GoalStatus {
   if (own.aborted && own.reason instanceof StopReason) return own.reason.status;
-  return timeout.aborted ? 'timed_out' : 'cancelled';
+  return timedOut ? 'timed_out' : 'cancelled';
 }
 
 function messageOf(error: unknown): string {

@@ -222,14 +222,18 @@ describe('NPC end to end', () => {
     alice.on('chat', listener);
     const expected = splitChat(long, 256);
     const last = npcSays(alice, expected.at(-1)!);
-    const { status: code, body } = await call<{ lines: string[] }>('POST', '/chat', { message: long });
+    const { status: code, body } = await call<{ state: string; lines: string[] }>('POST', '/chat', {
+      message: long,
+    });
     expect(code).toBe(200);
+    expect(body.state).toBe('talking');
     expect(body.lines).toEqual(expected);
     expect(expected).toHaveLength(2);
     await last;
     alice.removeListener('chat', listener);
     expect(lines).toEqual(body.lines);
     expect(lines.every((line) => line.length <= 256)).toBe(true);
+    await eventually(status, (s) => s.state === 'idle');
   });
 
   it('POST /move walks to the target and ends within 1.5 blocks; progress shows in /status', async () => {

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NpcApp } from '../../src/app.js';
 import { EMOTES } from '../../src/core/emotes.js';
@@ -167,5 +170,32 @@ describe('request validation and conflicts', () => {
       connection: { connected: false, reconnecting: true },
     });
     expect(status.json().connection.last_error).toBeTruthy();
+  });
+});
+
+describe('joining a server that accepts but never answers', () => {
+  it('gives up after NPC_CONNECT_TIMEOUT_MS and answers 503', async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    silent.listen(0, '127.0.0.1');
+    await once(silent, 'listening');
+    const accounts = await writeAccounts([{ username: 'all', password: 'pw', permissions: ['npc.web.*'] }]);
+    const port = String((silent.address() as AddressInfo).port);
+    const app = await buildTestApp(accounts, { MC_PORT: port, NPC_CONNECT_TIMEOUT_MS: '1000' });
+    try {
+      const started = Date.now();
+      const response = await app.web.app.inject({
+        method: 'POST',
+        url: '/npc/spawn',
+        headers: { authorization: basic('all', 'pw') },
+      });
+      expect(response.statusCode).toBe(503);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(response.json().error).toMatch(/timed out after 1000 ms/);
+    } finally {
+      await app.close();
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
   });
 });

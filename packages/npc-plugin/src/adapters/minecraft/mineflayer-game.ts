@@ -12,6 +12,7 @@ import {
   type SelfSnapshot,
   type WorldSnapshot,
 } from '../../core/game.js';
+import { withDeadline } from '../../shared/deadline.js';
 import { fromGamePitch, fromGameYaw } from './angles.js';
 import { playEmote } from './emotes.js';
 import { follow, moveTo, stopWalking } from './movement.js';
@@ -103,10 +104,8 @@ export class MineflayerGame implements GameAdapter {
     }
     // Servers re-send the position once the client has settled in (flying-squid after its first
     // movement packet); a goal set before that would be undone, so give it a moment.
-    await until<void>(
-      bot,
-      AbortSignal.any([signal, AbortSignal.timeout(SETTLE_MS)]),
-      (resolve, _reject, on) => on('forcedMove', () => resolve()),
+    await withDeadline(signal, SETTLE_MS, (settle) =>
+      until<void>(bot, settle, (resolve, _reject, on) => on('forcedMove', () => resolve())),
     );
     const movements = new Movements(bot);
     // The NPC must not dig through or build on someone else's world to reach a goal.
@@ -133,8 +132,8 @@ export class MineflayerGame implements GameAdapter {
     if (!bot) return;
     this.#bot = null;
     this.#connected = false;
-    const ended = until<void>(bot, AbortSignal.timeout(2000), (resolve, _reject, on) =>
-      on('end', () => resolve()),
+    const ended = withDeadline(null, 2000, (signal) =>
+      until<void>(bot, signal, (resolve, _reject, on) => on('end', () => resolve())),
     );
     stopWalking(bot);
     bot.quit('leaving');

@@ -1,3 +1,4 @@
+import { withDeadline } from '../../shared/deadline.js';
 import type { GameAdapter } from '../game.js';
 
 /**
@@ -5,5 +6,5 @@ import type { GameAdapter } from '../game.js';
  * supervisor rather than by a command, so it sits outside the command pre-emption rules.
  */
 export async function connecting(game: GameAdapter, timeoutMs: number, signal: AbortSignal): Promise<void> {
-  await game.connect({ signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+  await withDeadline(signal, timeoutMs, (guarded) => game.connect({ signal: guarded }));
 }

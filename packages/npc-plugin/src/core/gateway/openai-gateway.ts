@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type Deadline, deadline } from '../../shared/deadline.js';
 import { backoffDelay } from '../backoff.js';
 import { type ChatMessage, GatewayError, isRetryableStatus, type LlmGateway } from './llm-gateway.js';
 
@@ -52,7 +53,15 @@ export class OpenAiGateway implements LlmGateway {
   }
 
   async #attempt(messages: readonly ChatMessage[], signal: AbortSignal): Promise<string> {
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const guard = deadline(signal, this.options.timeoutMs);
+    try {
+      return await this.#send(messages, guard, signal);
+    } finally {
+      guard.clear();
+    }
+  }
+
+  async #send(messages: readonly ChatMessage[], guard: Deadline, signal: AbortSignal): Promise<string> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.options.apiKey) headers.authorization = `Bearer ${this.options.apiKey}`;
     let response: Response;
@@ -65,10 +74,10 @@ export class OpenAiGateway implements LlmGateway {
           messages,
           max_tokens: this.options.maxTokens ?? 200,
         }),
-        signal: AbortSignal.any([signal, timeout]),
+        signal: guard.signal,
       });
     } catch (cause) {
-      if (timeout.aborted)
+      if (guard.timedOut())
         throw new GatewayError('timeout', `no answer within ${this.options.timeoutMs} ms`, null, { cause });
       if (signal.aborted) throw new GatewayError('aborted', 'request aborted', null, { cause });
       throw new GatewayError('network', `gateway unreachable: ${(cause as Error).message}`, null, { cause });
@@ -77,7 +86,7 @@ export class OpenAiGateway implements LlmGateway {
     try {
       text = await response.text();
     } catch (cause) {
-      const code = timeout.aborted ? 'timeout' : 'network';
+      const code = guard.timedOut() ? 'timeout' : 'network';
       throw new GatewayError(code, `reading the answer failed: ${(cause as Error).message}`, null, { cause });
     }
     if (!response.ok) {
