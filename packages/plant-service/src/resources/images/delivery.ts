@@ -1,0 +1,96 @@
+/**
+ * Serving image bytes under /img (issue 4). Objects are served straight from the store, which
+ * keeps the hot path to a stat and an open on the filesystem backend. Resized copies (`?w=`) are
+ * WebP files made with sharp on the first request and kept in the store beside the original;
+ * concurrent first requests for the same copy share one resize.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import { NotFound, ServiceUnavailable } from '../../errors.js';
+import {
+  type ByteRange,
+  type ObjectInfo,
+  ObjectNotFound,
+  type ObjectStore,
+  StorageError,
+} from '../../storage/object-store.js';
+import { contentTypeOf, type ImageKey, parseOriginalKey, variantKey } from './image-keys.js';
+import type { ImageWidth } from './schemas.js';
+import { MAX_PIXELS } from './upload-stream.js';
+
+export interface Located {
+  /** The object to send: the original, or its resized copy. */
+  key: string;
+  info: ObjectInfo;
+  contentType: string;
+}
+
+const WEBP_QUALITY = 80;
+
+function translate(error: unknown): unknown {
+  if (error instanceof ObjectNotFound) return new NotFound('image not found');
+  if (error instanceof StorageError) {
+    return new ServiceUnavailable('image storage is unavailable; try again later', {}, { cause: error });
+  }
+  return error;
+}
+
+export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
+  const resizing = new Map<string, Promise<ObjectInfo | undefined>>();
+
+  async function resize(original: ImageKey, key: string, target: string, width: ImageWidth) {
+    const source = await store.get(key).catch((error) => {
+      if (error instanceof ObjectNotFound) return undefined;
+      throw error;
+    });
+    if (!source) return undefined;
+    // Orientation from EXIF is applied, so copies display as the original does; never enlarged.
+    const transform = sharp({ failOn: 'none', limitInputPixels: MAX_PIXELS })
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: WEBP_QUALITY });
+    source.once('error', (error) => transform.destroy(error));
+    const data = await source.pipe(transform).toBuffer();
+    await store.put(target, Readable.from([data]), { contentType: 'image/webp' });
+    log.debug({ key: target, bytes: data.length, original: original.imageId }, 'resized image stored');
+    return store.head(target);
+  }
+
+  return {
+    /** The object for `key` (an original's key) at `width`; undefined when there is none. */
+    async locate(key: string, width?: ImageWidth): Promise<Located | undefined> {
+      const original = parseOriginalKey(key);
+      if (!original) return undefined;
+      try {
+        if (width === undefined) {
+          const info = await store.head(key);
+          return info && { key, info, contentType: contentTypeOf(original) };
+        }
+        const target = variantKey(original, width);
+        let info = await store.head(target);
+        if (!info) {
+          let pending = resizing.get(target);
+          if (!pending) {
+            pending = resize(original, key, target, width).finally(() => resizing.delete(target));
+            resizing.set(target, pending);
+          }
+          info = await pending;
+        }
+        return info && { key: target, info, contentType: 'image/webp' };
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+
+    async open(key: string, range?: ByteRange): Promise<Readable> {
+      try {
+        return await store.get(key, range);
+      } catch (error) {
+        throw translate(error);
+      }
+    },
+  };
+}
+
+export type ImageDelivery = ReturnType<typeof imageDelivery>;

@@ -1,0 +1,182 @@
+/**
+ * Image rules (spec 2.7, rule 6; issue 4). The bytes go to the object store, the record to the
+ * database, in an order that loses nothing and leaves at most an orphan object:
+ * - upload: object first, then the record; when the record cannot be written the object is
+ *   deleted again, and a crash in between leaves an orphan that the sweep (storage/gc.ts) removes;
+ * - delete: record first, then the objects; a failed object delete is again an orphan for the sweep.
+ * Primary images: an entity with images has exactly one primary. The first image becomes primary;
+ * `is_primary` moves the flag to the new image; deleting the primary promotes the newest remaining
+ * one. Each change, with the entity's `primary_image_key`, is one transaction that holds the
+ * entity's row lock.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database, Executor } from '../../db/client.js';
+import { NotFound, ServiceUnavailable } from '../../errors.js';
+import type { EntityType } from '../../schema/vocabularies.js';
+import { type ObjectStore, StorageError } from '../../storage/object-store.js';
+import { entityPrefix, FORMATS, originalKey, parseOriginalKey, variantKey } from './image-keys.js';
+import { imageRepository as repo } from './repository.js';
+import { IMAGE_WIDTHS, type Image, type UploadFields } from './schemas.js';
+import { sniffUpload, type UploadFile } from './upload-stream.js';
+
+/** An uploaded object that has no record yet: commit() or discard() it. */
+export interface StagedImage {
+  readonly id: string;
+  readonly key: string;
+  readonly entityType: EntityType;
+  readonly entityId: string;
+  readonly contentType: string;
+  readonly byteSize: number;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly fields: UploadFields;
+}
+
+/** What the family, species and cultivar delete services need from images. */
+export interface EntityImages {
+  /**
+   * Inside the entity's delete transaction: removes the entity's image records. Run the returned
+   * function after the commit; it removes the objects (and anything else under the entity's prefix).
+   */
+  detach(tx: Executor, entityType: EntityType, entityId: string): Promise<() => Promise<void>>;
+}
+
+export interface ImageServiceOptions {
+  maxBytes: number;
+  log: FastifyBaseLogger;
+}
+
+const storageUnavailable = (error: StorageError) =>
+  new ServiceUnavailable('image storage is unavailable; try again later', {}, { cause: error });
+
+export function imageService({ db }: Database, store: ObjectStore, { maxBytes, log }: ImageServiceOptions) {
+  /** Removes objects and their resized copies; failures are logged and left to the sweep. */
+  async function removeObjects(keys: string[]): Promise<void> {
+    for (const key of keys) {
+      const parsed = parseOriginalKey(key);
+      const all = parsed ? [key, ...IMAGE_WIDTHS.map((w) => variantKey(parsed, w))] : [key];
+      for (const k of all) {
+        await store.delete(k).catch((error) => log.warn({ err: error, key: k }, 'image object not deleted'));
+      }
+    }
+  }
+
+  async function removePrefix(prefix: string): Promise<void> {
+    try {
+      for await (const object of store.list(prefix)) await store.delete(object.key);
+    } catch (error) {
+      log.warn({ err: error, prefix }, 'image objects not deleted; the storage sweep will retry');
+    }
+  }
+
+  async function discard(staged: StagedImage): Promise<void> {
+    await removeObjects([staged.key]);
+  }
+
+  return {
+    list(entityType: EntityType, entityId: string): Promise<Image[]> {
+      return repo.listForEntity(db, entityType, entityId.toLowerCase());
+    },
+
+    /** Checks the entity, then streams the file into the store (413, 415, 400, 404, 503). */
+    async stage(fields: UploadFields, file: UploadFile): Promise<StagedImage> {
+      const entityType = fields.entity_type;
+      const entityId = fields.entity_id.toLowerCase();
+      if (!(await repo.entityExists(db, entityType, entityId))) {
+        file.destroy();
+        throw new NotFound(`${entityType} ${entityId} not found`, { field: 'entity_id' });
+      }
+      const sniffed = await sniffUpload(file, maxBytes);
+      const id = randomUUID();
+      const key = originalKey(entityType, entityId, id, sniffed.format);
+      const { contentType } = FORMATS[sniffed.format];
+      let size: number;
+      try {
+        ({ size } = await store.put(key, sniffed.body, { contentType }));
+      } catch (error) {
+        if (error instanceof StorageError) throw storageUnavailable(error);
+        throw error;
+      }
+      return {
+        id,
+        key,
+        entityType,
+        entityId,
+        contentType,
+        byteSize: size,
+        width: sniffed.dimensions?.width ?? null,
+        height: sniffed.dimensions?.height ?? null,
+        fields,
+      };
+    },
+
+    /** Writes the record (and the primary change) in one transaction; on failure the object goes. */
+    async commit(staged: StagedImage): Promise<Image> {
+      const { entityType, entityId, fields } = staged;
+      try {
+        return await db.transaction(async (tx) => {
+          if (!(await repo.lockEntity(tx, entityType, entityId))) {
+            throw new NotFound(`${entityType} ${entityId} not found`, { field: 'entity_id' });
+          }
+          const wanted = fields.is_primary === 'true' || fields.is_primary === '1';
+          const primary = wanted || !(await repo.hasPrimary(tx, entityType, entityId));
+          if (primary) await repo.clearPrimary(tx, entityType, entityId);
+          const image = await repo.insert(tx, {
+            id: staged.id,
+            entity_type: entityType,
+            entity_id: entityId,
+            store_key: staged.key,
+            content_type: staged.contentType,
+            byte_size: staged.byteSize,
+            width: staged.width,
+            height: staged.height,
+            caption: fields.caption || null,
+            source_url: fields.source_url || null,
+            license: fields.license || null,
+            is_primary: primary,
+          });
+          if (primary) await repo.setEntityPrimaryKey(tx, entityType, entityId, staged.key);
+          return image;
+        });
+      } catch (error) {
+        await discard(staged);
+        throw error;
+      }
+    },
+
+    discard,
+
+    /** Deletes the record (promoting the newest remaining image if it was primary), then the objects. */
+    async remove(id: string): Promise<void> {
+      const imageId = id.toLowerCase();
+      const removed = await db.transaction(async (tx) => {
+        const found = await repo.findById(tx, imageId);
+        if (!found) throw new NotFound(`image ${imageId} not found`);
+        await repo.lockEntity(tx, found.entity_type, found.entity_id);
+        // Read again under the lock: a concurrent delete may have won.
+        const image = await repo.findById(tx, imageId);
+        if (!image) throw new NotFound(`image ${imageId} not found`);
+        await repo.delete(tx, image.id);
+        if (image.is_primary) {
+          const next = await repo.newest(tx, image.entity_type, image.entity_id);
+          if (next) await repo.setPrimary(tx, next.id);
+          await repo.setEntityPrimaryKey(tx, image.entity_type, image.entity_id, next?.store_key ?? null);
+        }
+        return image;
+      });
+      await removeObjects([removed.store_key]);
+    },
+
+    async detach(tx: Executor, entityType: EntityType, entityId: string): Promise<() => Promise<void>> {
+      await repo.lockEntity(tx, entityType, entityId);
+      const keys = await repo.deleteForEntity(tx, entityType, entityId);
+      return async () => {
+        await removeObjects(keys);
+        await removePrefix(entityPrefix(entityType, entityId));
+      };
+    },
+  };
+}
+
+export type ImageService = ReturnType<typeof imageService>;

@@ -1,0 +1,95 @@
+/**
+ * The image-storage part of the configuration (issue 4): which object store, the S3 settings,
+ * the upload size limit and the orphan sweep. config.ts spreads `StorageEnv` into its schema and
+ * calls `deriveStorageConfig`; every variable is in the root README.
+ */
+import path from 'node:path';
+import { Type } from 'typebox';
+
+export const STORAGE_BACKENDS = ['filesystem', 's3'] as const;
+
+export const StorageEnv = {
+  STORAGE_BACKEND: Type.Unsafe<(typeof STORAGE_BACKENDS)[number]>({
+    type: 'string',
+    enum: [...STORAGE_BACKENDS],
+    default: 'filesystem',
+  }),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+' })),
+  S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, pattern: '^[a-z0-9][a-z0-9.-]+$' })),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1 })),
+  S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 ** 3, default: 10 * 1024 * 1024 }),
+  STORAGE_GC_INTERVAL_MINUTES: Type.Number({ minimum: 0, maximum: 525_600, default: 360 }),
+  STORAGE_GC_GRACE_MINUTES: Type.Number({ minimum: 1, maximum: 525_600, default: 60 }),
+};
+
+export interface StorageEnvValues {
+  STORAGE_BACKEND: (typeof STORAGE_BACKENDS)[number];
+  S3_ENDPOINT?: string;
+  S3_BUCKET?: string;
+  S3_REGION: string;
+  S3_ACCESS_KEY_ID?: string;
+  S3_SECRET_ACCESS_KEY?: string;
+  S3_FORCE_PATH_STYLE: boolean;
+  IMAGE_MAX_BYTES: number;
+  STORAGE_GC_INTERVAL_MINUTES: number;
+  STORAGE_GC_GRACE_MINUTES: number;
+}
+
+export type StoreConfig =
+  | { readonly backend: 'filesystem'; readonly root: string }
+  | {
+      readonly backend: 's3';
+      readonly endpoint: string | undefined;
+      readonly bucket: string;
+      readonly region: string;
+      readonly accessKeyId: string | undefined;
+      readonly secretAccessKey: string | undefined;
+      readonly forcePathStyle: boolean;
+    };
+
+export interface StorageConfig {
+  readonly store: StoreConfig;
+  /** Uploads larger than this are refused with 413 while streaming. */
+  readonly imageMaxBytes: number;
+  /** How often the running service sweeps orphan objects; 0 switches the sweep off. */
+  readonly gcIntervalMs: number;
+  /** Objects younger than this are never swept: their upload may still be committing. */
+  readonly gcGraceMs: number;
+}
+
+const MINUTE_MS = 60_000;
+
+/** Turns the validated variables into StorageConfig, pushing a message per bad combination onto `problems`. */
+export function deriveStorageConfig(
+  env: StorageEnvValues,
+  problems: string[],
+  dataDir: string,
+): StorageConfig {
+  if (Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  let store: StoreConfig;
+  if (env.STORAGE_BACKEND === 's3') {
+    if (!env.S3_BUCKET) problems.push('S3_BUCKET: is required when STORAGE_BACKEND is s3');
+    store = Object.freeze({
+      backend: 's3',
+      endpoint: env.S3_ENDPOINT?.replace(/\/+$/, ''),
+      bucket: env.S3_BUCKET ?? '',
+      region: env.S3_REGION,
+      accessKeyId: env.S3_ACCESS_KEY_ID,
+      secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+      forcePathStyle: env.S3_FORCE_PATH_STYLE,
+    });
+  } else {
+    store = Object.freeze({ backend: 'filesystem', root: path.join(dataDir, 'images') });
+  }
+  return Object.freeze({
+    store,
+    imageMaxBytes: env.IMAGE_MAX_BYTES,
+    gcIntervalMs: env.STORAGE_GC_INTERVAL_MINUTES * MINUTE_MS,
+    gcGraceMs: env.STORAGE_GC_GRACE_MINUTES * MINUTE_MS,
+  });
+}
