@@ -25,6 +25,16 @@ export default defineConfig({
           globalSetup: ['test/setup/postgres-template.ts'],
         },
       },
+      {
+        // Issue 3: sign-in in headless Chromium (Debian's /usr/bin/chromium).
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          env: { TEST_DB: 'pglite' },
+          globalSetup: ['test/setup/pglite-template.ts'],
+        },
+      },
     ],
   },
 });

@@ -51,6 +51,11 @@ export class UnsupportedMediaType extends AppError {
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
 }
 
+export class TooManyRequests extends AppError {
+  readonly status = 429;
+  readonly code = 'TOO_MANY_REQUESTS';
+}
+
 export class ServiceUnavailable extends AppError {
   readonly status = 503;
   readonly code = 'SERVICE_UNAVAILABLE';

@@ -51,4 +51,69 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
 - **Unknown routes** answer 404 \`{"error"}\`.
+## Sign-in and sessions (spec 5; environment variables in the README)
+- **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
+  client with \`client_secret_basic\` when \`OIDC_CLIENT_SECRET\` is set, else a public client). State,
+  nonce and code verifier stay on the server for 10 minutes; the state is also put in cookie
+  \`oidc_login\` (HttpOnly, SameSite=Lax, Path=/auth/oidc/callback), so only the browser that started
+  a login can finish it, and it is used once. \`return_to\` must be a path on this service (not
+  \`//host\`, not an absolute URL, not \`/auth/oidc/...\`): 400 otherwise.
+- **Callback failures** never create a session: missing \`state\` or \`code\`, or a state that is unknown,
+  expired, already used or not this browser's → 400; the provider's \`error\`, a failed code exchange
+  (used or tampered code, PKCE, nonce, \`iss\` or ID token check) or no email address → 401.
+- **Users** are one per issuer + subject. Email, name and nickname are refreshed at every login, from
+  the ID token, else userinfo; \`nickname\` falls back to \`preferred_username\`.
+- **Roles** are evaluated at every login and apply to all the user's sessions from then on. Admin: an
+  email listed in \`ADMIN_EMAILS\` that the provider marks verified (\`email_verified\` true or
+  "true"), or a group in \`OIDC_ADMIN_GROUPS\`. Editor: a group in \`OIDC_EDITOR_GROUPS\`. Groups come
+  from the claim \`OIDC_GROUPS_CLAIM\` (default \`groups\`; a list or one string; a dotted name such as
+  \`realm_access.roles\` reaches into objects). \`/auth/me\` shows \`admin\`.
+- **Sessions.** Cookie \`id\`: HttpOnly, SameSite=Lax, Path=/, Secure when \`PUBLIC_URL\` is https,
+  Max-Age = \`SESSION_MAX_DAYS\`. Every login issues a new id and ends the browser's previous session. A
+  session ends after \`SESSION_IDLE_DAYS\` (default 7) without a request (sliding) and at the latest
+  \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
+- **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
+  redirects to \`/\`, as the spec's table says; the session at the provider is left alone.
+- **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
+  none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
+  credentials) is answered for exactly those origins.
+- **Login unavailable.** Without \`OIDC_ISSUER\` every \`/auth/oidc/*\` route answers 503
+  \`{"error": "login is not configured"}\`. While the provider cannot be reached at start, reads work and
+  login answers 503; discovery is retried after 1 s, doubling up to 5 minutes.
+- **Rate limits** per client address: \`/auth/*\` 60 and writes 300 requests a minute by default
+  (\`RATE_LIMIT_AUTH_PER_MINUTE\`, \`RATE_LIMIT_WRITES_PER_MINUTE\`; 0 is off). Over the limit: 429
+  \`{"error", "retry_after"}\` with \`Retry-After\`.
+- **Security headers** on every response: a Content-Security-Policy allowing only this origin (plus
+  inline styles, which the \`/api/docs\` page needs), \`X-Content-Type-Options: nosniff\`,
+  \`X-Frame-Options: DENY\`, and HSTS when \`PUBLIC_URL\` is https.
+
+## Images (spec 2.7, rule 6; files in object storage, environment variables in the README)
+- **Upload form.** \`multipart/form-data\`; the text fields first and \`file\` last (its bytes stream to
+  storage as they arrive). A field after the file, a second file, a file under another name, a repeated
+  or unknown field: 400 naming it. An empty optional field counts as absent.
+- **File checks.** The type comes from the file's bytes, never from its declared type or name: JPEG, PNG
+  (also animated) or WebP, else 415. Over \`IMAGE_MAX_BYTES\` (default 10 MiB): 413, while streaming; the
+  rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before
+  anything is decoded; a header that cannot be read: 400. \`width\`/\`height\` are as displayed (JPEG EXIF
+  orientation applied). Records are checked before the file is read: unknown record 404.
+- **Image records** carry spec 2.7's fields plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
+  \`store_key\` is \`<entity_type>/<entity_id>/<id>.<jpg|png|webp>\` (\`id\` is the image's id) and the
+  file is at \`/img/<store_key>\`.
+- **Primary image.** A record with images has exactly one primary. Its first image becomes primary (even
+  with \`is_primary\` false); \`is_primary\` true or 1 makes the new image the primary; deleting the primary
+  promotes the newest remaining image. Species and cultivars mirror it in \`primary_image_key\` (null
+  without images), as do companions in \`species_a_image\`/\`species_b_image\`; families have no such
+  field: their primary is the image flagged \`is_primary\`, listed first. Each change is one transaction.
+- **Lists** of a record's images: primary first, then newest. An unknown record gives \`[]\`.
+- **Deleting** an image (admin) removes its record, then its file and resized copies. Deleting a family,
+  species or cultivar removes its images too; a refused delete (409) keeps them.
+- **\`/img\`** serves the files: \`Cache-Control: public, max-age=31536000, immutable\` (keys are never
+  reused), a strong ETag, 304 for a matching \`If-None-Match\`, 206 for one byte range (several ranges:
+  the whole file; \`If-Range\` honoured), 416 past the end. Any path that is not an existing image's key
+  is a 404. \`?w=\` 160, 320, 640 or 1280 (else 400) serves a WebP copy of that width (quality 80, EXIF
+  orientation applied, never wider than the original), made on first request and kept in storage.
+- **Storage failures.** Object storage unreachable: 503. An upload writes the file, then the record; if
+  the record fails the file is deleted. Deletes remove the record, then the files. Files left without a
+  record (a crash in between, a failed file delete) are removed by a sweep every
+  \`STORAGE_GC_INTERVAL_MINUTES\` once older than \`STORAGE_GC_GRACE_MINUTES\`, and by \`npm run storage:gc\`.
 `.trim();

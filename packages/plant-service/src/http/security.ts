@@ -1,0 +1,93 @@
+/**
+ * HTTP hardening (issue 3): security headers (@fastify/helmet), CORS for the trusted browser
+ * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit) per client
+ * address, one budget shared by every /auth/* route and one shared by every write.
+ * Registered before any route, since the limits attach to routes as they are declared.
+ */
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
+import type { AuthConfig } from '../auth/auth-config.js';
+import { TooManyRequests } from '../errors.js';
+import { ErrorBody, Ref } from '../schema/types.js';
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MINUTE_MS = 60_000;
+
+export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): Promise<void> {
+  await app.register(helmet, {
+    // One policy for every response; it is what the API documentation page (/api/docs,
+    // swagger-ui served from this service) needs: its own scripts, styles and images, inline
+    // style attributes, and fetch to this origin. JSON responses are unaffected by it.
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        'default-src': ["'self'"],
+        'base-uri': ["'self'"],
+        'connect-src': ["'self'"],
+        'font-src': ["'self'", 'data:'],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'img-src': ["'self'", 'data:'],
+        'object-src': ["'none'"],
+        'script-src': ["'self'"],
+        'script-src-attr': ["'none'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        ...(auth.secureCookies ? { 'upgrade-insecure-requests': [] } : {}),
+      },
+    },
+    // HSTS only makes sense, and only binds browsers, when the service is reached over https.
+    strictTransportSecurity: auth.secureCookies ? { maxAge: 180 * 24 * 3600 } : false,
+    crossOriginResourcePolicy: { policy: 'same-site' },
+    xFrameOptions: { action: 'deny' },
+  });
+
+  await app.register(cors, {
+    origin: [...auth.trustedOrigins],
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    maxAge: 600,
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new TooManyRequests(`too many requests: try again in ${context.after}`, { retry_after: context.after }),
+  });
+  const limiter = (max: number) =>
+    max > 0 ? (app.rateLimit({ max, timeWindow: MINUTE_MS }) as onRequestAsyncHookHandler) : undefined;
+  const authLimit = limiter(auth.rateLimit.authPerMinute);
+  const writeLimit = limiter(auth.rateLimit.writesPerMinute);
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hook = route.url.startsWith('/auth/')
+      ? authLimit
+      : methods.some((m) => WRITE_METHODS.has(m))
+        ? writeLimit
+        : undefined;
+    if (!hook) return;
+    const existing = route.onRequest ? [route.onRequest].flat() : [];
+    route.onRequest = [hook, ...existing];
+    documentLimits(route, hook === authLimit ? 'RATE_LIMIT_AUTH_PER_MINUTE' : 'RATE_LIMIT_WRITES_PER_MINUTE');
+  });
+}
+
+/** Adds what this file decides to the route's documented responses: 429, and the CSRF 403 on writes. */
+function documentLimits(route: RouteOptions, variable: string): void {
+  const response = route.schema?.response as Record<string, Record<string, unknown>> | undefined;
+  if (!response) return;
+  response['429'] ??= {
+    ...Ref(ErrorBody),
+    description: `Too many requests from this address (${variable}); see \`Retry-After\`.`,
+  };
+  const forbidden = response['403'];
+  const methods = [route.method].flat();
+  if (forbidden && methods.some((m) => WRITE_METHODS.has(m))) {
+    response['403'] = {
+      ...forbidden,
+      description: `${forbidden.description ?? 'Forbidden.'} Also: a write with cookie \`id\` from an origin other than PUBLIC_URL or CORS_ORIGINS.`,
+    };
+  }
+}
