@@ -5,29 +5,30 @@
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { csrfOriginCheck } from './auth/csrf.js';
 import { authGuard } from './auth/guard.js';
-import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
 import { DeletedBody, ErrorBody } from './schema/types.js';
+import { createObjectStore } from './storage/create-store.js';
+import type { ObjectStore } from './storage/object-store.js';
 
 export interface AppDeps {
   config: Config;
   database: Database;
   /** false in tests, a pino options object or true otherwise. */
   logger?: boolean | object;
+  /** The image store; by default the one STORAGE_BACKEND names, closed with the app. */
+  store?: ObjectStore;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp({ config, database, logger = false }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({ config, database, logger = false, store }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
     bodyLimit: BODY_LIMIT,
@@ -39,13 +40,12 @@ export async function buildApp({ config, database, logger = false }: AppDeps): P
   installErrorHandling(app);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
-  await registerSecurity(app, config.auth);
   await registerOpenApi(app);
   await app.register(cookie);
-  await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
-  await registerOidcLogin(app, database, config);
 
-  await registerResources(app, database);
+  const imageStore = store ?? createObjectStore(config.storage.store);
+  if (!store) app.addHook('onClose', () => imageStore.close());
+  await registerResources(app, database, { store: imageStore, imageMaxBytes: config.storage.imageMaxBytes });
   return app;
 }

@@ -10,6 +10,8 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadDemoDataIfEmpty } from './dataset/demo.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { startOrphanSweep } from './resources/images/orphan-sweep.js';
+import { createObjectStore } from './storage/create-store.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -23,14 +25,6 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = pino({ level: config.logLevel });
-
-  // npm run dev: an embedded identity provider to sign in with (imported only then: it is a
-  // dev dependency, and config.ts refuses DEV_IDP with NODE_ENV=production).
-  let devIdp: { close(): Promise<void> } | undefined;
-  if (config.auth.devIdp.enabled) {
-    const { startDevLogin } = await import('./dev-idp/dev-login.js');
-    ({ config, idp: devIdp } = await startDevLogin(config, process.env, log));
-  }
 
   const database: Database = config.databaseUrl
     ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
@@ -46,8 +40,13 @@ async function main(): Promise<void> {
     if (loaded) log.info(loaded, 'empty embedded database: demo data loaded');
   }
 
-  const app = await buildApp({ config, database, logger: { level: config.logLevel } });
+  const store = createObjectStore(config.storage.store);
+  log.info({ backend: store.kind }, 'image store');
+
+  const app = await buildApp({ config, database, store, logger: { level: config.logLevel } });
   const stopPurge = startSessionPurge(database, config, app.log);
+  const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
+  const stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -55,8 +54,9 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info({ signal }, 'shutting down');
     stopPurge();
+    stopSweep();
     await app.close();
-    await devIdp?.close();
+    await store.close();
     await database.close();
     process.exit(0);
   };

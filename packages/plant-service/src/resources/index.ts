@@ -1,6 +1,7 @@
 /** Mounts every resource's routes under its URL prefix; services get the database here. */
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client.js';
+import type { ObjectStore } from '../storage/object-store.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarRoutes } from './cultivars/routes.js';
@@ -8,18 +9,36 @@ import { cultivarService } from './cultivars/service.js';
 import { familyRoutes } from './families/routes.js';
 import { familyService } from './families/service.js';
 import { healthRoutes } from './health/routes.js';
+import { imageDelivery } from './images/delivery.js';
+import { imgRoutes } from './images/img-routes.js';
+import { imageRoutes } from './images/routes.js';
+import { imageService } from './images/service.js';
 import { searchRoutes } from './search/routes.js';
 import { speciesRoutes } from './species/routes.js';
 import { speciesService } from './species/service.js';
 import { supplierRoutes } from './suppliers/routes.js';
 import { supplierService } from './suppliers/service.js';
 
-export async function registerResources(app: FastifyInstance, database: Database): Promise<void> {
+/** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
+export interface ResourceStorage {
+  store: ObjectStore;
+  imageMaxBytes: number;
+}
+
+export async function registerResources(
+  app: FastifyInstance,
+  database: Database,
+  storage: ResourceStorage,
+): Promise<void> {
+  // Deleting a family, species or cultivar removes its images (issue 4).
+  const images = imageService(database, storage.store, { maxBytes: storage.imageMaxBytes, log: app.log });
   await app.register(healthRoutes(database));
-  await app.register(familyRoutes(familyService(database)), { prefix: '/api/v1/families' });
-  await app.register(speciesRoutes(speciesService(database)), { prefix: '/api/v1/species' });
-  await app.register(cultivarRoutes(cultivarService(database)), { prefix: '/api/v1/cultivars' });
+  await app.register(familyRoutes(familyService(database, images)), { prefix: '/api/v1/families' });
+  await app.register(speciesRoutes(speciesService(database, images)), { prefix: '/api/v1/species' });
+  await app.register(cultivarRoutes(cultivarService(database, images)), { prefix: '/api/v1/cultivars' });
   await app.register(supplierRoutes(supplierService(database)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
+  await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
+  await app.register(imgRoutes(imageDelivery(storage.store, app.log)));
 }

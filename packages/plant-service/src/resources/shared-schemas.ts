@@ -2,6 +2,7 @@
 import { CompanionWithNamesSchema } from './companions/schemas.js';
 import { CultivarPageSchema, CultivarSchema, CultivarSupplierSchema } from './cultivars/schemas.js';
 import { FamilyPageSchema, FamilySchema } from './families/schemas.js';
+import { ImageSchema } from './images/schemas.js';
 import { SearchResultSchema } from './search/schemas.js';
 import { CompanionRelationshipSchema, SpeciesPageSchema, SpeciesSchema } from './species/schemas.js';
 import { SupplierListSchema, SupplierSchema } from './suppliers/schemas.js';
@@ -19,4 +20,5 @@ export const sharedSchemas = [
   CompanionRelationshipSchema,
   CompanionWithNamesSchema,
   SearchResultSchema,
+  ImageSchema,
 ];

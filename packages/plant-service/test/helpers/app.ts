@@ -1,7 +1,8 @@
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
+import type { ObjectStore } from '../../src/storage/object-store.js';
 import { testDatabase } from './database.js';
 import { signIn } from './sessions.js';
 
@@ -14,12 +15,24 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+/** Test-only replacements: the image store, a wrapper around the database (failure tests). */
+export interface TestAppOptions {
+  store?: ObjectStore;
+  wrapDatabase?: (database: Database) => Database;
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const config = loadConfig({ DEMO_DATA: 'false', ...env });
   const database = await testDatabase();
-  const app = await buildApp({ config, database });
+  const app = await buildApp({
+    config,
+    database: options.wrapDatabase?.(database) ?? database,
+    ...(options.store ? { store: options.store } : {}),
+  });
   await app.ready();
-  sendOriginByDefault(app, config.auth.publicUrl);
   return {
     app,
     database,
@@ -30,18 +43,4 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       await database.close();
     },
   };
-}
-
-/**
- * Injected requests stand for a browser on PUBLIC_URL: like a browser on a write, they carry
- * `Origin: PUBLIC_URL` unless the test sets its own, so cookie-authenticated writes pass the
- * CSRF origin check (issue 3; its own tests are in auth-*.test.ts).
- */
-function sendOriginByDefault(app: FastifyInstance, origin: string): void {
-  const inject = app.inject.bind(app);
-  app.inject = ((options?: InjectOptions | string) => {
-    if (options === undefined) return inject();
-    const o = typeof options === 'string' ? { url: options } : options;
-    return inject({ ...o, headers: { origin, ...o.headers } });
-  }) as FastifyInstance['inject'];
 }

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import type { EntityImages } from '../images/service.js';
 import { prefixQuery } from '../search/tsquery.js';
 import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
 import type {
@@ -14,7 +15,7 @@ import type {
   UpdateCultivar,
 } from './schemas.js';
 
-export function cultivarService({ db }: Database) {
+export function cultivarService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Cultivar> {
     const found = await repo.findByRef(ex, ref);
     if (!found) throw new NotFound(`cultivar '${ref}' not found`);
@@ -54,12 +55,16 @@ export function cultivarService({ db }: Database) {
       });
     },
 
-    remove(ref: string): Promise<void> {
-      return db.transaction(async (tx) => {
+    async remove(ref: string): Promise<void> {
+      const removeImageObjects = await db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
-        // Supplier links go with it (ON DELETE CASCADE).
+        // Supplier links go with it (ON DELETE CASCADE); its images too: records now, objects
+        // after the commit.
+        const afterCommit = await images?.detach(tx, 'cultivar', found.id);
         await repo.delete(tx, found.id);
+        return afterCommit;
       });
+      await removeImageObjects?.();
     },
 
     async suppliers(ref: string): Promise<CultivarSupplier[]> {

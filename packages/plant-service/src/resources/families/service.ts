@@ -3,11 +3,12 @@ import type { Database } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import type { EntityImages } from '../images/service.js';
 import { prefixQuery } from '../search/tsquery.js';
 import { familyRepository as repo } from './repository.js';
 import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from './schemas.js';
 
-export function familyService({ db }: Database) {
+export function familyService({ db }: Database, images?: EntityImages) {
   return {
     async list(q: FamilyListQuery): Promise<Page<Family>> {
       const tsquery = q.search === undefined ? null : prefixQuery(q.search);
@@ -34,8 +35,8 @@ export function familyService({ db }: Database) {
       });
     },
 
-    remove(ref: string): Promise<void> {
-      return db.transaction(async (tx) => {
+    async remove(ref: string): Promise<void> {
+      const removeImageObjects = await db.transaction(async (tx) => {
         const family = await repo.findByRef(tx, ref);
         if (!family) throw new NotFound(`family '${ref}' not found`);
         const n = await repo.countSpecies(tx, family.id);
@@ -44,8 +45,12 @@ export function familyService({ db }: Database) {
             species_count: n,
           });
         }
+        // Its images go with it: records now, objects after the commit.
+        const afterCommit = await images?.detach(tx, 'family', family.id);
         await repo.delete(tx, family.id);
+        return afterCommit;
       });
+      await removeImageObjects?.();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import type { EntityImages } from '../images/service.js';
 import { prefixQuery } from '../search/tsquery.js';
 import { familyExists, speciesRepository as repo } from './repository.js';
 import type {
@@ -13,7 +14,7 @@ import type {
   UpdateSpecies,
 } from './schemas.js';
 
-export function speciesService({ db }: Database) {
+export function speciesService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Species> {
     const found = await repo.findByRef(ex, ref);
     if (!found) throw new NotFound(`species '${ref}' not found`);
@@ -52,8 +53,8 @@ export function speciesService({ db }: Database) {
       });
     },
 
-    remove(ref: string): Promise<void> {
-      return db.transaction(async (tx) => {
+    async remove(ref: string): Promise<void> {
+      const removeImageObjects = await db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
         const n = await repo.countCultivars(tx, found.id);
         if (n > 0) {
@@ -63,8 +64,12 @@ export function speciesService({ db }: Database) {
         }
         // Companion relations go with it (ON DELETE CASCADE).
         await repo.clearRootstockReferences(tx, found.id);
+        // Its images go with it: records now, objects after the commit.
+        const afterCommit = await images?.detach(tx, 'species', found.id);
         await repo.delete(tx, found.id);
+        return afterCommit;
       });
+      await removeImageObjects?.();
     },
 
     async companions(ref: string): Promise<CompanionRelationship[]> {
