@@ -5,11 +5,14 @@
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { csrfOriginCheck } from './auth/csrf.js';
 import { authGuard } from './auth/guard.js';
+import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
@@ -40,9 +43,12 @@ export async function buildApp({ config, database, logger = false, store }: AppD
   installErrorHandling(app);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
+  await registerSecurity(app, config.auth);
   await registerOpenApi(app);
   await app.register(cookie);
+  await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
+  await registerOidcLogin(app, database, config);
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());

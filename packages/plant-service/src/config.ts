@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
+import { type AuthConfig, AuthEnv, deriveAuthConfig } from './auth/auth-config.js';
 import { deriveStorageConfig, type StorageConfig, StorageEnv } from './storage/storage-config.js';
 
 const Enum = <const V extends readonly string[]>(values: V, def: V[number]) =>
@@ -25,6 +26,7 @@ const EnvSchema = Type.Object({
   SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  ...AuthEnv,
   ...StorageEnv,
 });
 
@@ -44,6 +46,8 @@ export interface Config {
   readonly sessionIdleMs: number;
   readonly sessionMaxMs: number;
   readonly trustProxy: boolean;
+  /** OIDC login, public URL and origins, roles, rate limits, dev provider (auth/auth-config.ts). */
+  readonly auth: AuthConfig;
   /** Object store, upload size limit, orphan sweep (storage/storage-config.ts). */
   readonly storage: StorageConfig;
 }
@@ -69,6 +73,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.SESSION_MAX_DAYS < parsed.SESSION_IDLE_DAYS) {
     problems.push('SESSION_MAX_DAYS: must not be shorter than SESSION_IDLE_DAYS');
   }
+  const auth = deriveAuthConfig(parsed, problems, env.NODE_ENV);
   // npm runs workspace scripts in the package folder; a relative DATA_DIR means relative to
   // where the user typed the command.
   const base = env.INIT_CWD ?? process.cwd();
@@ -88,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: parsed.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: parsed.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: parsed.TRUST_PROXY,
+    auth,
     storage,
   });
 }

@@ -26,6 +26,14 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: config.logLevel });
 
+  // npm run dev: an embedded identity provider to sign in with (imported only then: it is a
+  // dev dependency, and config.ts refuses DEV_IDP with NODE_ENV=production).
+  let devIdp: { close(): Promise<void> } | undefined;
+  if (config.auth.devIdp.enabled) {
+    const { startDevLogin } = await import('./dev-idp/dev-login.js');
+    ({ config, idp: devIdp } = await startDevLogin(config, process.env, log));
+  }
+
   const database: Database = config.databaseUrl
     ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
     : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
@@ -57,6 +65,7 @@ async function main(): Promise<void> {
     stopSweep();
     await app.close();
     await store.close();
+    await devIdp?.close();
     await database.close();
     process.exit(0);
   };

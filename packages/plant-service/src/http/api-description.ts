@@ -51,6 +51,41 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
 - **Unknown routes** answer 404 \`{"error"}\`.
+## Sign-in and sessions (spec 5; environment variables in the README)
+- **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
+  client with \`client_secret_basic\` when \`OIDC_CLIENT_SECRET\` is set, else a public client). State,
+  nonce and code verifier stay on the server for 10 minutes; the state is also put in cookie
+  \`oidc_login\` (HttpOnly, SameSite=Lax, Path=/auth/oidc/callback), so only the browser that started
+  a login can finish it, and it is used once. \`return_to\` must be a path on this service (not
+  \`//host\`, not an absolute URL, not \`/auth/oidc/...\`): 400 otherwise.
+- **Callback failures** never create a session: missing \`state\` or \`code\`, or a state that is unknown,
+  expired, already used or not this browser's → 400; the provider's \`error\`, a failed code exchange
+  (used or tampered code, PKCE, nonce, \`iss\` or ID token check) or no email address → 401.
+- **Users** are one per issuer + subject. Email, name and nickname are refreshed at every login, from
+  the ID token, else userinfo; \`nickname\` falls back to \`preferred_username\`.
+- **Roles** are evaluated at every login and apply to all the user's sessions from then on. Admin: an
+  email listed in \`ADMIN_EMAILS\` that the provider marks verified (\`email_verified\` true or
+  "true"), or a group in \`OIDC_ADMIN_GROUPS\`. Editor: a group in \`OIDC_EDITOR_GROUPS\`. Groups come
+  from the claim \`OIDC_GROUPS_CLAIM\` (default \`groups\`; a list or one string; a dotted name such as
+  \`realm_access.roles\` reaches into objects). \`/auth/me\` shows \`admin\`.
+- **Sessions.** Cookie \`id\`: HttpOnly, SameSite=Lax, Path=/, Secure when \`PUBLIC_URL\` is https,
+  Max-Age = \`SESSION_MAX_DAYS\`. Every login issues a new id and ends the browser's previous session. A
+  session ends after \`SESSION_IDLE_DAYS\` (default 7) without a request (sliding) and at the latest
+  \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
+- **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
+  redirects to \`/\`, as the spec's table says; the session at the provider is left alone.
+- **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
+  none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
+  credentials) is answered for exactly those origins.
+- **Login unavailable.** Without \`OIDC_ISSUER\` every \`/auth/oidc/*\` route answers 503
+  \`{"error": "login is not configured"}\`. While the provider cannot be reached at start, reads work and
+  login answers 503; discovery is retried after 1 s, doubling up to 5 minutes.
+- **Rate limits** per client address: \`/auth/*\` 60 and writes 300 requests a minute by default
+  (\`RATE_LIMIT_AUTH_PER_MINUTE\`, \`RATE_LIMIT_WRITES_PER_MINUTE\`; 0 is off). Over the limit: 429
+  \`{"error", "retry_after"}\` with \`Retry-After\`.
+- **Security headers** on every response: a Content-Security-Policy allowing only this origin (plus
+  inline styles, which the \`/api/docs\` page needs), \`X-Content-Type-Options: nosniff\`,
+  \`X-Frame-Options: DENY\`, and HSTS when \`PUBLIC_URL\` is https.
 
 ## Images (spec 2.7, rule 6; files in object storage, environment variables in the README)
 - **Upload form.** \`multipart/form-data\`; the text fields first and \`file\` last (its bytes stream to

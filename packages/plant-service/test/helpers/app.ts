@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
@@ -33,6 +33,7 @@ export async function createTestApp(
     ...(options.store ? { store: options.store } : {}),
   });
   await app.ready();
+  sendOriginByDefault(app, config.auth.publicUrl);
   return {
     app,
     database,
@@ -43,4 +44,18 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/**
+ * Injected requests stand for a browser on PUBLIC_URL: like a browser on a write, they carry
+ * `Origin: PUBLIC_URL` unless the test sets its own, so cookie-authenticated writes pass the
+ * CSRF origin check (issue 3; its own tests are in auth-*.test.ts).
+ */
+function sendOriginByDefault(app: FastifyInstance, origin: string): void {
+  const inject = app.inject.bind(app);
+  app.inject = ((options?: InjectOptions | string) => {
+    if (options === undefined) return inject();
+    const o = typeof options === 'string' ? { url: options } : options;
+    return inject({ ...o, headers: { origin, ...o.headers } });
+  }) as FastifyInstance['inject'];
 }
