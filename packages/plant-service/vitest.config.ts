@@ -20,7 +20,8 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
-          include: ['test/api/**/*.test.ts'],
+          // test/postgres: behaviour only PostgreSQL has (several instances on one database).
+          include: ['test/api/**/*.test.ts', 'test/postgres/**/*.test.ts'],
           env: { TEST_DB: 'postgres' },
           globalSetup: ['test/setup/postgres-template.ts'],
         },

@@ -9,9 +9,11 @@ import { csrfOriginCheck } from './auth/csrf.js';
 import { authGuard } from './auth/guard.js';
 import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
+import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
+import { responseCache } from './http/response-cache.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler } from './http/validation.js';
 import { registerResources } from './resources/index.js';
@@ -27,11 +29,19 @@ export interface AppDeps {
   logger?: boolean | object;
   /** The image store; by default the one STORAGE_BACKEND names, closed with the app. */
   store?: ObjectStore;
+  /** Announces data changes to the response cache; by default local to this process. */
+  changeFeed?: ChangeFeed;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
 
-export async function buildApp({ config, database, logger = false, store }: AppDeps): Promise<FastifyInstance> {
+export async function buildApp({
+  config,
+  database,
+  logger = false,
+  store,
+  changeFeed = localChangeFeed(),
+}: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
     bodyLimit: BODY_LIMIT,
@@ -49,6 +59,7 @@ export async function buildApp({ config, database, logger = false, store }: AppD
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await registerOidcLogin(app, database, config);
+  await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes });
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());

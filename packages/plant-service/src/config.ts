@@ -26,6 +26,7 @@ const EnvSchema = Type.Object({
   SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
+  RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 32 }),
   ...AuthEnv,
   ...StorageEnv,
 });
@@ -46,6 +47,8 @@ export interface Config {
   readonly sessionIdleMs: number;
   readonly sessionMaxMs: number;
   readonly trustProxy: boolean;
+  /** Bytes of public GET responses kept in memory (0: no response cache). */
+  readonly responseCacheBytes: number;
   /** OIDC login, public URL and origins, roles, rate limits, dev provider (auth/auth-config.ts). */
   readonly auth: AuthConfig;
   /** Object store, upload size limit, orphan sweep (storage/storage-config.ts). */
@@ -93,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: parsed.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: parsed.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: parsed.TRUST_PROXY,
+    responseCacheBytes: parsed.RESPONSE_CACHE_MB * 1024 * 1024,
     auth,
     storage,
   });

@@ -1,13 +1,14 @@
 /**
  * Entry point: configuration, database (with migrations and, on an empty embedded database, the
- * demo data), then listen. Closes cleanly on SIGINT/SIGTERM.
+ * starter dataset), then listen. Closes cleanly on SIGINT/SIGTERM.
  */
 import path from 'node:path';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { startSessionPurge } from './auth/session-purge.js';
 import { ConfigError, loadConfig } from './config.js';
-import { loadDemoDataIfEmpty } from './dataset/demo.js';
+import { loadStarterDataIfEmpty } from './dataset/starter.js';
+import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { startOrphanSweep } from './resources/images/orphan-sweep.js';
@@ -44,14 +45,15 @@ async function main(): Promise<void> {
   await migrate(database);
 
   if (config.demoData && database.kind === 'pglite') {
-    const loaded = await loadDemoDataIfEmpty(database);
-    if (loaded) log.info(loaded, 'empty embedded database: demo data loaded');
+    const loaded = await loadStarterDataIfEmpty(database);
+    if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
   }
 
   const store = createObjectStore(config.storage.store);
   log.info({ backend: store.kind }, 'image store');
 
-  const app = await buildApp({ config, database, store, logger: { level: config.logLevel } });
+  const changeFeed = config.databaseUrl ? await postgresChangeFeed(config.databaseUrl, log) : localChangeFeed();
+  const app = await buildApp({ config, database, store, changeFeed, logger: { level: config.logLevel } });
   const stopPurge = startSessionPurge(database, config, app.log);
   const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
   const stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);
@@ -64,6 +66,7 @@ async function main(): Promise<void> {
     stopPurge();
     stopSweep();
     await app.close();
+    await changeFeed.close();
     await store.close();
     await devIdp?.close();
     await database.close();

@@ -19,6 +19,8 @@ export type Executor = Db | Tx;
 export interface Database {
   readonly db: Db;
   readonly kind: 'postgres' | 'pglite';
+  /** The connection URL (PostgreSQL only). */
+  readonly url?: string;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
   return {
     db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
     kind: 'postgres',
+    url,
     close: () => pool.end(),
   };
 }

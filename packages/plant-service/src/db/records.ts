@@ -2,7 +2,7 @@
  * Query helpers shared by the catalogue resources (families, species, cultivars, suppliers):
  * lookup by slug-or-uuid, insert with a unique slug, update, delete. Only parameterised SQL.
  */
-import { eq, getTableColumns, like, or, sql } from 'drizzle-orm';
+import { eq, getTableColumns, like, or, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import { isUuid } from '../lib/slug.js';
 import type { Executor } from './client.js';
@@ -25,9 +25,13 @@ export async function findByRef<T>(ex: Executor, table: CatalogueTable, ref: str
   return rows[0] as T | undefined;
 }
 
-export async function findById<T>(ex: Executor, table: CatalogueTable, id: string): Promise<T | undefined> {
-  const rows = await ex.select(publicColumns(table)).from(table).where(eq(table.id, id)).limit(1);
-  return rows[0] as T | undefined;
+/** Every row, in `order` (for the short, unpaginated lists). */
+export async function listAll<T>(ex: Executor, table: PgTable, order: SQL[]): Promise<T[]> {
+  const rows = await ex
+    .select(publicColumns(table))
+    .from(table)
+    .orderBy(...order);
+  return rows as unknown as T[];
 }
 
 /**

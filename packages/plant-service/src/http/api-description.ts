@@ -51,6 +51,10 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
 - **Unknown routes** answer 404 \`{"error"}\`.
+- **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
+  in-memory cache (\`X-Cache: HIT\`). Every successful write invalidates it at once on the instance
+  that took the write and, with PostgreSQL, within milliseconds on the others.
+
 ## Sign-in and sessions (spec 5; environment variables in the README)
 - **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
   client with \`client_secret_basic\` when \`OIDC_CLIENT_SECRET\` is set, else a public client). State,

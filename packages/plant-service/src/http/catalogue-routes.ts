@@ -54,6 +54,7 @@ export function catalogueRoutes<
     app.get(
       '/',
       {
+        config: { cache: true },
         schema: {
           tags,
           summary: `List ${o.tag}`,
@@ -68,6 +69,7 @@ export function catalogueRoutes<
     app.get(
       '/:ref',
       {
+        config: { cache: true },
         schema: {
           tags,
           summary: `Get a ${o.noun} by slug or uuid`,

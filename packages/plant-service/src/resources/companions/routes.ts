@@ -14,6 +14,7 @@ export const companionRoutes =
     app.get(
       '/',
       {
+        config: { cache: true },
         schema: {
           tags,
           summary: 'All companion relations, with species names',

@@ -45,6 +45,7 @@ export const cultivarRoutes =
     app.get(
       '/:ref/suppliers',
       {
+        config: { cache: true },
         schema: {
           tags,
           summary: 'Suppliers offering a cultivar',

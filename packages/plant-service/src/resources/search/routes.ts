@@ -13,6 +13,7 @@ export const searchRoutes =
     app.get(
       '/',
       {
+        config: { cache: true },
         schema: {
           tags: ['search'],
           summary: 'Full-text search across families, species and cultivars',

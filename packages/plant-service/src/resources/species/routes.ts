@@ -44,6 +44,7 @@ export const speciesRoutes =
     app.get(
       '/:ref/companions',
       {
+        config: { cache: true },
         schema: {
           tags: ['species', 'companions'],
           summary: 'Companion relations of a species',

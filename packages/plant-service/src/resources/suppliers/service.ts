@@ -1,7 +1,7 @@
 /** Supplier rules: slug from the name; deleting a supplier removes its cultivar links. */
 import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
+import { deleteById, findByRef, insertWithSlug, listAll, updateById } from '../../db/records.js';
 import { suppliers } from '../../db/tables.js';
 import { NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
@@ -15,13 +15,8 @@ export function supplierService({ db }: Database) {
   }
 
   return {
-    async list(): Promise<Supplier[]> {
-      const rows = await db
-        .select(publicColumns(suppliers))
-        .from(suppliers)
-        .orderBy(asc(suppliers.name), asc(suppliers.id));
-      return rows as unknown as Supplier[];
-    },
+    list: (): Promise<Supplier[]> =>
+      listAll<Supplier>(db, suppliers, [asc(suppliers.name), asc(suppliers.id)]),
     get: (ref: string) => getOrThrow(db, ref),
     create: (input: CreateSupplier) => insertWithSlug<Supplier>(db, suppliers, slugify(input.name), input),
     update(ref: string, input: UpdateSupplier): Promise<Supplier> {

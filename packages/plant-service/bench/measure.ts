@@ -1,0 +1,130 @@
+/** Helpers shared by the benchmarks: child servers, RSS sampling, autocannon runs, RESULTS.md sections. */
+import { type ChildProcess, fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import autocannon from 'autocannon';
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a TypeScript entry point in its own Node process (so load generator and server don't share a core's event loop). */
+export function startChild(
+  entry: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): ChildProcess {
+  return fork(entry, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`${url} did not come up`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+export async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Peak resident set size of a process while `during` runs, from /proc (Linux). */
+export async function peakRss<T>(
+  pid: number,
+  during: () => Promise<T>,
+): Promise<{ result: T; peakMb: number }> {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      peak = Math.max(peak, kb);
+    } catch {}
+  };
+  const timer = setInterval(sample, 200);
+  try {
+    const result = await during();
+    sample();
+    return { result, peakMb: peak / 1024 };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** autocannon: `seconds` of load at `connections`, each request taking the next of `paths`, after a warm-up. */
+export async function load(
+  base: string,
+  paths: string[],
+  { seconds, connections, warmup }: { seconds: number; connections: number; warmup: number },
+): Promise<LoadResult> {
+  const run = (duration: number) => {
+    let i = 0;
+    return autocannon({
+      url: base,
+      connections,
+      duration,
+      requests: [
+        {
+          setupRequest: (req) => {
+            req.path = paths[i++ % paths.length]!;
+            return req;
+          },
+        },
+      ],
+    });
+  };
+  if (warmup > 0) await run(warmup);
+  const r = await run(seconds);
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+/** Replaces (or appends) the section between `<!-- name:start -->` and `<!-- name:end -->`. */
+export async function writeSection(file: string, name: string, body: string): Promise<void> {
+  let text = '';
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    text =
+      '# Benchmark results\n\nWritten by `npm run bench` and the other benchmarks in packages/*/bench.\n';
+  }
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const block = `${start}\n${body.trim()}\n${end}`;
+  const re = new RegExp(`${start}[\\s\\S]*?${end}`);
+  text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
+  await writeFile(file, text);
+}

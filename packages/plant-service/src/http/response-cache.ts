@@ -1,0 +1,71 @@
+/**
+ * Response cache for public reads. Routes opt in with `config: { cache: true }`; their 200
+ * bodies are kept per URL in a byte-bounded LRU, tagged with the data version of the change
+ * feed when the request started, and served only while that version is current. Every
+ * successful write (any non-GET answered below 400) moves the version, so a write is visible
+ * to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
+import type { ChangeFeed } from '../db/change-feed.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Cache this public GET route's 200 responses (see http/response-cache.ts). */
+    cache?: boolean;
+  }
+  interface FastifyRequest {
+    cacheVersion?: number;
+  }
+}
+
+interface Entry {
+  body: string;
+  etag: string;
+  type: string;
+  version: number;
+}
+
+const MAX_ENTRY_BYTES = 1024 * 1024;
+
+export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
+  async (app: FastifyInstance, { feed, maxBytes }) => {
+    const cache =
+      maxBytes > 0
+        ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length * 2 + 200 })
+        : undefined;
+
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;
+      request.cacheVersion = feed.version;
+      const entry = cache.get(request.url);
+      if (!entry || entry.version !== feed.version) return;
+      reply.header('etag', entry.etag).header('x-cache', 'HIT');
+      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+      return reply.type(entry.type).send(entry.body);
+    });
+
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        if (reply.statusCode < 400) feed.changed();
+        return payload;
+      }
+      const version = request.cacheVersion;
+      if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
+      if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)
+        return payload;
+      const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
+      cache?.set(request.url, {
+        body: payload,
+        etag,
+        type: String(reply.getHeader('content-type')),
+        version,
+      });
+      reply.header('etag', etag).header('x-cache', 'MISS');
+      return payload;
+    });
+  },
+  { name: 'response-cache' },
+);

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { fixtures } from '../helpers/fixtures.js';
+
+let t: TestApp;
+let writer: string;
+let family: { id: string; slug: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  writer = await t.cookie();
+  family = await fixtures(t, writer).family('Rosaceae');
+});
+afterAll(() => t.close());
+
+describe('response cache', () => {
+  it('serves a repeated public GET from the cache with the same body and an ETag', async () => {
+    const first = await t.app.inject({ url: `/api/v1/families/${family.slug}` });
+    const second = await t.app.inject({ url: `/api/v1/families/${family.slug}` });
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect(second.headers['x-cache']).toBe('HIT');
+    expect(second.body).toBe(first.body);
+    expect(second.headers['content-type']).toBe(first.headers['content-type']);
+    expect(second.headers.etag).toBe(first.headers.etag);
+    const revalidated = await t.app.inject({
+      url: `/api/v1/families/${family.slug}`,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.body).toBe('');
+  });
+
+  it('shows a write at once: any successful write invalidates every cached response', async () => {
+    const list1 = await t.app.inject({ url: '/api/v1/families' });
+    await t.app.inject({ url: '/api/v1/families' });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/families/${family.slug}`,
+      headers: { cookie: writer },
+      payload: { name_en: 'Rose family' },
+    });
+    expect(put.statusCode).toBe(200);
+    const got = await t.app.inject({ url: `/api/v1/families/${family.slug}` });
+    expect(got.headers['x-cache']).toBe('MISS');
+    expect(got.json().name_en).toBe('Rose family');
+    const list2 = await t.app.inject({ url: '/api/v1/families' });
+    expect(list2.headers['x-cache']).toBe('MISS');
+    expect(list2.body).not.toBe(list1.body);
+  });
+
+  it('does not let a refused write invalidate, and never caches errors or session routes', async () => {
+    await t.app.inject({ url: `/api/v1/families/${family.slug}` });
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/families',
+      payload: { name_scientific: 'X' },
+    });
+    expect(refused.statusCode).toBe(401);
+    expect((await t.app.inject({ url: `/api/v1/families/${family.slug}` })).headers['x-cache']).toBe('HIT');
+    for (let i = 0; i < 2; i++) {
+      const missing = await t.app.inject({ url: '/api/v1/families/nope' });
+      expect(missing.statusCode).toBe(404);
+      expect(missing.headers['x-cache']).toBeUndefined();
+    }
+  });
+
+  it('is off with RESPONSE_CACHE_MB=0', async () => {
+    const off = await createTestApp({ RESPONSE_CACHE_MB: '0' });
+    try {
+      for (let i = 0; i < 2; i++) {
+        expect((await off.app.inject({ url: '/api/v1/families' })).headers['x-cache']).toBeUndefined();
+      }
+    } finally {
+      await off.close();
+    }
+  });
+});
