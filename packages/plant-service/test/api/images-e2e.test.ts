@@ -66,7 +66,9 @@ describe('images with a signed-in browser', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(Buffer.from(await served.arrayBuffer()).equals(photo)).toBe(true);
-    const species = await (await fetch(`${rig.url}/api/v1/species/${borage.slug}`)).json();
+    const species = (await (await fetch(`${rig.url}/api/v1/species/${borage.slug}`)).json()) as {
+      primary_image_key: string | null;
+    };
     expect(species.primary_image_key).toBe(image.store_key);
 
     const anonymous = await fetch(`${rig.url}/api/v1/images`, { method: 'POST', body: form });
