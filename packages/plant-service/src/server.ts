@@ -52,7 +52,9 @@ async function main(): Promise<void> {
   const store = createObjectStore(config.storage.store);
   log.info({ backend: store.kind }, 'image store');
 
-  const changeFeed = config.databaseUrl ? await postgresChangeFeed(config.databaseUrl, log) : localChangeFeed();
+  const changeFeed = config.databaseUrl
+    ? await postgresChangeFeed(config.databaseUrl, log)
+    : localChangeFeed();
   const app = await buildApp({ config, database, store, changeFeed, logger: { level: config.logLevel } });
   const stopPurge = startSessionPurge(database, config, app.log);
   const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;

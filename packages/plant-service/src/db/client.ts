@@ -4,10 +4,9 @@
  * drizzle queries run on both.
  */
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import * as tables from './tables.js';
 
@@ -43,11 +42,14 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
 
 /** Opens PGlite in `dataDir` (created if missing), or wraps an already open instance. */
 export async function openPglite(source: { dataDir: string } | { instance: PGlite }): Promise<Database> {
+  // Imported only when used: PGlite costs ~40 MB of memory just to load.
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   let client: PGlite;
   if ('instance' in source) {
     client = source.instance;
   } else {
     await mkdir(source.dataDir, { recursive: true });
+    const { PGlite } = await import('@electric-sql/pglite');
     client = new PGlite(source.dataDir);
   }
   await client.waitReady;

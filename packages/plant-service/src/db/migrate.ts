@@ -1,6 +1,4 @@
 import { fileURLToPath } from 'node:url';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { Database } from './client.js';
 
 export const migrationsFolder = fileURLToPath(new URL('../../migrations', import.meta.url));
@@ -9,6 +7,11 @@ export const migrationsFolder = fileURLToPath(new URL('../../migrations', import
 export async function migrate(database: Database): Promise<void> {
   // biome-ignore lint/suspicious/noExplicitAny: the two migrators take their own driver's db type
   const db = database.db as any;
-  if (database.kind === 'postgres') await migratePg(db, { migrationsFolder });
-  else await migratePglite(db, { migrationsFolder });
+  if (database.kind === 'postgres') {
+    const { migrate: migratePg } = await import('drizzle-orm/node-postgres/migrator');
+    await migratePg(db, { migrationsFolder });
+  } else {
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
+    await migratePglite(db, { migrationsFolder });
+  }
 }

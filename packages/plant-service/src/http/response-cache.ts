@@ -2,8 +2,8 @@
  * Response cache for public reads. Routes opt in with `config: { cache: true }`; their 200
  * bodies are kept per URL in a byte-bounded LRU, tagged with the data version of the change
  * feed when the request started, and served only while that version is current. Every
- * successful write (any non-GET answered below 400) moves the version, so a write is visible
- * to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
+ * successful write (POST, PUT, PATCH, DELETE answered below 400) moves the version, so a write is
+ * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -29,6 +29,8 @@ interface Entry {
 }
 
 const MAX_ENTRY_BYTES = 1024 * 1024;
+/** Methods that change data; OPTIONS (CORS preflight) and HEAD do not. */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
   async (app: FastifyInstance, { feed, maxBytes }) => {
@@ -48,10 +50,11 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') {
+      if (WRITE_METHODS.has(request.method)) {
         if (reply.statusCode < 400) feed.changed();
         return payload;
       }
+      if (request.method !== 'GET') return payload;
       const version = request.cacheVersion;
       if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)

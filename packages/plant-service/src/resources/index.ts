@@ -9,6 +9,7 @@ import { cultivarService } from './cultivars/service.js';
 import { familyRoutes } from './families/routes.js';
 import { familyService } from './families/service.js';
 import { healthRoutes } from './health/routes.js';
+import { homeRoutes } from './home/routes.js';
 import { imageDelivery } from './images/delivery.js';
 import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
@@ -33,6 +34,7 @@ export async function registerResources(
   // Deleting a family, species or cultivar removes its images (issue 4).
   const images = imageService(database, storage.store, { maxBytes: storage.imageMaxBytes, log: app.log });
   await app.register(healthRoutes(database));
+  await app.register(homeRoutes);
   await app.register(familyRoutes(familyService(database, images)), { prefix: '/api/v1/families' });
   await app.register(speciesRoutes(speciesService(database, images)), { prefix: '/api/v1/species' });
   await app.register(cultivarRoutes(cultivarService(database, images)), { prefix: '/api/v1/cultivars' });

@@ -33,7 +33,8 @@ describe('OIDC login', () => {
     expect((await me(browser)).status).toBe(401);
 
     const landed = await rig.signIn(browser, 'editor');
-    expect(landed.url.href).toBe(`${rig.url}/`);
+    // The callback sends the browser to `/`, which sends it on to the docs page.
+    expect(landed.url.href).toBe(`${rig.url}/api/docs`);
 
     const profile = await me(browser);
     expect(profile.status).toBe(200);

@@ -65,14 +65,30 @@ describe('companions', () => {
   });
 
   it.each([
-    ['self pair', () => ({ species_a_id: bean.id, species_b_id: bean.id, relationship: 'neutral' }), 'species_b_id'],
     [
-      'unknown species',
-      () => ({ species_a_id: bean.id, species_b_id: '00000000-0000-4000-8000-000000000000', relationship: 'neutral' }),
+      'self pair',
+      () => ({ species_a_id: bean.id, species_b_id: bean.id, relationship: 'neutral' }),
       'species_b_id',
     ],
-    ['bad relationship', () => ({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'friends' }), 'relationship'],
-    ['bad uuid', () => ({ species_a_id: 'abc', species_b_id: onion.id, relationship: 'neutral' }), 'species_a_id'],
+    [
+      'unknown species',
+      () => ({
+        species_a_id: bean.id,
+        species_b_id: '00000000-0000-4000-8000-000000000000',
+        relationship: 'neutral',
+      }),
+      'species_b_id',
+    ],
+    [
+      'bad relationship',
+      () => ({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'friends' }),
+      'relationship',
+    ],
+    [
+      'bad uuid',
+      () => ({ species_a_id: 'abc', species_b_id: onion.id, relationship: 'neutral' }),
+      'species_a_id',
+    ],
     ['missing relationship', () => ({ species_a_id: bean.id, species_b_id: onion.id }), 'relationship'],
   ])('rejects a %s with 400 naming the field', async (_name, payload, field) => {
     const res = await create(payload());
@@ -81,13 +97,30 @@ describe('companions', () => {
   });
 
   it('needs a session to write, deletes by id, and 404s an unknown id', async () => {
-    expect((await create({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'antagonistic' }, '')).statusCode).toBe(401);
-    const rel = (await create({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'antagonistic' })).json();
-    const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/companions/${rel.id}`, headers: { cookie: writer } });
+    expect(
+      (await create({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'antagonistic' }, ''))
+        .statusCode,
+    ).toBe(401);
+    const rel = (
+      await create({ species_a_id: bean.id, species_b_id: onion.id, relationship: 'antagonistic' })
+    ).json();
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/companions/${rel.id}`,
+      headers: { cookie: writer },
+    });
     expect(del.json()).toEqual({ deleted: true });
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/companions/${rel.id}`, headers: { cookie: writer } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/companions/${rel.id}`,
+      headers: { cookie: writer },
+    });
     expect(again.statusCode).toBe(404);
-    const bad = await t.app.inject({ method: 'DELETE', url: '/api/v1/companions/xyz', headers: { cookie: writer } });
+    const bad = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/companions/xyz',
+      headers: { cookie: writer },
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().field).toBe('id');
   });

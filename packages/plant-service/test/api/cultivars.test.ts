@@ -49,8 +49,16 @@ describe('cultivars', () => {
       direct_sowing_months: null,
       rootstock_species_id: null,
     });
-    const renamed = await inject('PUT', `/api/v1/cultivars/${c.slug}`, { name: 'Coeur de Boeuf', perennial: true });
-    expect(renamed.json()).toMatchObject({ slug: c.slug, name: 'Coeur de Boeuf', perennial: true, is_organic: true });
+    const renamed = await inject('PUT', `/api/v1/cultivars/${c.slug}`, {
+      name: 'Coeur de Boeuf',
+      perennial: true,
+    });
+    expect(renamed.json()).toMatchObject({
+      slug: c.slug,
+      name: 'Coeur de Boeuf',
+      perennial: true,
+      is_organic: true,
+    });
   });
 
   it.each([
@@ -90,9 +98,18 @@ describe('cultivars', () => {
 
   it('manages supplier links: add, list, duplicate 409, unknown supplier 400, delete by the two uuids', async () => {
     const c = await make.cultivar(carrot.id, 'Robila');
-    const s = await make.supplier('Bingenheimer Saatgut AG', { is_organic: true, is_biodynamic: true, country: 'DE' });
+    const s = await make.supplier('Bingenheimer Saatgut AG', {
+      is_organic: true,
+      is_biodynamic: true,
+      country: 'DE',
+    });
     const url = `/api/v1/cultivars/${c.slug}/suppliers`;
-    const added = await inject('POST', url, { supplier_id: s.id, price_eur: 3.2, pack_size: 5, pack_unit: 'g' });
+    const added = await inject('POST', url, {
+      supplier_id: s.id,
+      price_eur: 3.2,
+      pack_size: 5,
+      pack_unit: 'g',
+    });
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json()).toMatchObject({
       cultivar_id: c.id,
@@ -108,7 +125,9 @@ describe('cultivars', () => {
     const unknown = await inject('POST', url, { supplier_id: '00000000-0000-4000-8000-000000000000' });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().field).toBe('supplier_id');
-    expect((await inject('POST', '/api/v1/cultivars/nope/suppliers', { supplier_id: s.id })).statusCode).toBe(404);
+    expect((await inject('POST', '/api/v1/cultivars/nope/suppliers', { supplier_id: s.id })).statusCode).toBe(
+      404,
+    );
     expect((await inject('POST', url, { supplier_id: s.id, price_eur: -1 })).statusCode).toBe(400);
 
     const del = await inject('DELETE', `/api/v1/cultivars/${c.id}/suppliers/${s.id}`);

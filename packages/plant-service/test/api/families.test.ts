@@ -28,9 +28,23 @@ describe('families', () => {
     expect(res.statusCode).toBe(200);
     const family = res.json();
     expect(Object.keys(family).sort()).toEqual(
-      ['created_at', 'description', 'id', 'name_de', 'name_en', 'name_scientific', 'slug', 'updated_at'].sort(),
+      [
+        'created_at',
+        'description',
+        'id',
+        'name_de',
+        'name_en',
+        'name_scientific',
+        'slug',
+        'updated_at',
+      ].sort(),
     );
-    expect(family).toMatchObject({ slug: 'rosaceae', name_de: 'Rosengewächse', name_en: null, description: null });
+    expect(family).toMatchObject({
+      slug: 'rosaceae',
+      name_de: 'Rosengewächse',
+      name_en: null,
+      description: null,
+    });
     expect(family.created_at).toMatch(ISO);
     for (const ref of [family.slug, family.id, family.id.toUpperCase()]) {
       const got = await t.app.inject({ url: `/api/v1/families/${ref}` });
@@ -56,7 +70,12 @@ describe('families', () => {
     });
     expect(res.statusCode).toBe(200);
     const updated = res.json();
-    expect(updated).toMatchObject({ slug: 'apiaceae', name_scientific: 'Umbelliferae', name_en: null, name_de: 'Doldenblütler' });
+    expect(updated).toMatchObject({
+      slug: 'apiaceae',
+      name_scientific: 'Umbelliferae',
+      name_en: null,
+      name_de: 'Doldenblütler',
+    });
     expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(f.updated_at as string));
     expect(updated.created_at).toBe(f.created_at);
   });
@@ -85,7 +104,10 @@ describe('families', () => {
     expect(names).toEqual([...names].sort());
     const page2 = await t.app.inject({ url: '/api/v1/families?per_page=2&page=2' });
     expect(page2.json().data.map((f: { id: string }) => f.id)).toEqual(
-      all.json().data.slice(2, 4).map((f: { id: string }) => f.id),
+      all
+        .json()
+        .data.slice(2, 4)
+        .map((f: { id: string }) => f.id),
     );
   });
 
@@ -111,20 +133,36 @@ describe('families', () => {
 
     const noSession = await t.app.inject({ method: 'DELETE', url: `/api/v1/families/${f.slug}` });
     expect(noSession.statusCode).toBe(401);
-    const notAdmin = await t.app.inject({ method: 'DELETE', url: `/api/v1/families/${f.slug}`, headers: { cookie: writer } });
+    const notAdmin = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/families/${f.slug}`,
+      headers: { cookie: writer },
+    });
     expect(notAdmin.statusCode).toBe(403);
-    const referenced = await t.app.inject({ method: 'DELETE', url: `/api/v1/families/${f.slug}`, headers: { cookie: admin } });
+    const referenced = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/families/${f.slug}`,
+      headers: { cookie: admin },
+    });
     expect(referenced.statusCode).toBe(409);
     expect(referenced.json()).toMatchObject({ species_count: 2 });
     expect(referenced.json().error).toContain('2 species');
     expect((await t.app.inject({ url: `/api/v1/families/${f.slug}` })).statusCode).toBe(200);
 
     const empty = await make.family('Urticaceae');
-    const ok = await t.app.inject({ method: 'DELETE', url: `/api/v1/families/${empty.id}`, headers: { cookie: admin } });
+    const ok = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/families/${empty.id}`,
+      headers: { cookie: admin },
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ deleted: true });
     expect((await t.app.inject({ url: `/api/v1/families/${empty.id}` })).statusCode).toBe(404);
-    const again = await t.app.inject({ method: 'DELETE', url: `/api/v1/families/${empty.id}`, headers: { cookie: admin } });
+    const again = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/families/${empty.id}`,
+      headers: { cookie: admin },
+    });
     expect(again.statusCode).toBe(404);
   });
 

@@ -18,6 +18,12 @@ describe('HTTP behaviour', () => {
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
+  it('sends / (where login and logout land) to the docs page', async () => {
+    const res = await t.app.inject({ url: '/' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/api/docs');
+  });
+
   it('answers unknown routes with a 404 JSON error', async () => {
     for (const url of ['/nope', '/api/v1/planets', '/api/v2/species']) {
       const res = await t.app.inject({ url });
@@ -112,8 +118,14 @@ describe('sessions and roles', () => {
     const g = await createTestApp({ WRITE_ACCESS: 'groups' });
     try {
       const post = async (cookie: string) =>
-        (await g.app.inject({ method: 'POST', url: '/api/v1/families', headers: { cookie }, payload: { name_scientific: `G${Math.random()}` } }))
-          .statusCode;
+        (
+          await g.app.inject({
+            method: 'POST',
+            url: '/api/v1/families',
+            headers: { cookie },
+            payload: { name_scientific: `G${Math.random()}` },
+          })
+        ).statusCode;
       expect(await post(await g.cookie())).toBe(403);
       expect(await post(await g.cookie({ editor: true }))).toBe(200);
       expect(await post(await g.cookie({ admin: true }))).toBe(200);
@@ -126,8 +138,14 @@ describe('sessions and roles', () => {
     const g = await createTestApp({ WRITE_ACCESS: 'admins' });
     try {
       const post = async (cookie: string) =>
-        (await g.app.inject({ method: 'POST', url: '/api/v1/suppliers', headers: { cookie }, payload: { name: `S${Math.random()}` } }))
-          .statusCode;
+        (
+          await g.app.inject({
+            method: 'POST',
+            url: '/api/v1/suppliers',
+            headers: { cookie },
+            payload: { name: `S${Math.random()}` },
+          })
+        ).statusCode;
       expect(await post(await g.cookie({ editor: true }))).toBe(403);
       expect(await post(await g.cookie({ admin: true }))).toBe(200);
     } finally {

@@ -75,3 +75,16 @@ describe('response cache', () => {
     }
   });
 });
+
+describe('response cache and CORS preflights', () => {
+  it('keeps cached responses through an OPTIONS preflight', async () => {
+    await t.app.inject({ url: `/api/v1/families/${family.slug}` });
+    const preflight = await t.app.inject({
+      method: 'OPTIONS',
+      url: '/api/v1/families',
+      headers: { origin: t.config.auth.publicUrl, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.statusCode).toBeLessThan(400);
+    expect((await t.app.inject({ url: `/api/v1/families/${family.slug}` })).headers['x-cache']).toBe('HIT');
+  });
+});

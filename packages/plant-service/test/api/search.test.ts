@@ -7,7 +7,10 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   const make = fixtures(t, await t.cookie());
-  const solanaceae = await make.family('Solanaceae', { name_en: 'Nightshade family', name_de: 'Nachtschattengewächse' });
+  const solanaceae = await make.family('Solanaceae', {
+    name_en: 'Nightshade family',
+    name_de: 'Nachtschattengewächse',
+  });
   const apiaceae = await make.family('Apiaceae');
   const tomato = await make.species(solanaceae.id, 'Solanum lycopersicum', {
     name_en: 'Tomato',
@@ -20,7 +23,11 @@ beforeAll(async () => {
     description: 'Often planted after a tomato bed is cleared.',
   });
   await make.species(apiaceae.id, 'Daucus carota', { name_en: 'Carrot', name_de: 'Möhre' });
-  await make.species(apiaceae.id, 'Pastinaca sativa', { name_en: 'Parsnip', name_de: 'Pastinake', description: 'Sweeter than a Möhre.' });
+  await make.species(apiaceae.id, 'Pastinaca sativa', {
+    name_en: 'Parsnip',
+    name_de: 'Pastinake',
+    description: 'Sweeter than a Möhre.',
+  });
   await make.cultivar(tomato.id, 'Harzfeuer', { description: 'Early red salad tomato.' });
 });
 afterAll(() => t.close());
@@ -28,19 +35,32 @@ afterAll(() => t.close());
 const search = async (q: string, extra = '') => {
   const res = await t.app.inject({ url: `/api/v1/search?q=${encodeURIComponent(q)}${extra}` });
   expect(res.statusCode, res.body).toBe(200);
-  return res.json() as { entity_type: string; slug: string; name: string; rank: number; description: string | null }[];
+  return res.json() as {
+    entity_type: string;
+    slug: string;
+    name: string;
+    rank: number;
+    description: string | null;
+  }[];
 };
 
 describe('search', () => {
   it('ANDs the terms with prefix matching across names', async () => {
     const results = await search('toma sola');
-    expect(results[0]).toMatchObject({ entity_type: 'species', slug: 'solanum-lycopersicum', name: 'Solanum lycopersicum' });
+    expect(results[0]).toMatchObject({
+      entity_type: 'species',
+      slug: 'solanum-lycopersicum',
+      name: 'Solanum lycopersicum',
+    });
     expect(results.map((r) => r.slug)).not.toContain('daucus-carota');
   });
 
   it('folds umlauts and accents both ways: mohre and moehre find Möhre', async () => {
     for (const q of ['mohre', 'moehre', 'MÖHRE', 'möh']) {
-      expect((await search(q)).map((r) => r.slug), q).toContain('daucus-carota');
+      expect(
+        (await search(q)).map((r) => r.slug),
+        q,
+      ).toContain('daucus-carota');
     }
   });
 
@@ -55,7 +75,11 @@ describe('search', () => {
     expect(types).toEqual(new Set(['family', 'species']));
     const cultivar = await search('harzf');
     expect(cultivar).toEqual([
-      expect.objectContaining({ entity_type: 'cultivar', name: 'Harzfeuer', description: 'Early red salad tomato.' }),
+      expect.objectContaining({
+        entity_type: 'cultivar',
+        name: 'Harzfeuer',
+        description: 'Early red salad tomato.',
+      }),
     ]);
     expect((await search('nachtschatten'))[0]).toMatchObject({ entity_type: 'family', slug: 'solanaceae' });
   });
@@ -71,7 +95,13 @@ describe('search', () => {
 
   it('applies limit (default 20, max 100) and needs a non-blank q', async () => {
     expect(await search('s', '&limit=1')).toHaveLength(1);
-    for (const url of ['/api/v1/search', '/api/v1/search?q=', '/api/v1/search?q=%20%20', '/api/v1/search?q=a&limit=101', '/api/v1/search?q=a&limit=0']) {
+    for (const url of [
+      '/api/v1/search',
+      '/api/v1/search?q=',
+      '/api/v1/search?q=%20%20',
+      '/api/v1/search?q=a&limit=101',
+      '/api/v1/search?q=a&limit=0',
+    ]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/^(q|limit):/);

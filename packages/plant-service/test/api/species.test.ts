@@ -91,14 +91,24 @@ describe('species records', () => {
   });
 
   it('filters by family slug, layer, booleans, tolerance, status, nectar and bees (AND)', async () => {
-    expect(await names('family=fabaceae')).toEqual(['Robinia pseudoacacia', 'Trifolium repens', 'Vicia faba']);
+    expect(await names('family=fabaceae')).toEqual([
+      'Robinia pseudoacacia',
+      'Trifolium repens',
+      'Vicia faba',
+    ]);
     expect(await names('plant_layer=ground_cover')).toEqual(['Fragaria vesca', 'Trifolium repens']);
-    expect(await names('nitrogen_fixer=true&family=fabaceae&plant_layer=canopy')).toEqual(['Robinia pseudoacacia']);
+    expect(await names('nitrogen_fixer=true&family=fabaceae&plant_layer=canopy')).toEqual([
+      'Robinia pseudoacacia',
+    ]);
     expect(await names('nitrogen_fixer=false')).toEqual(['Malus domestica']);
     expect(await names('dynamic_accumulator=true')).toEqual(['Fragaria vesca']);
     expect(await names('drought_tolerance=high')).toEqual(['Robinia pseudoacacia']);
     expect(await names('native_status=native')).toEqual(['Fragaria vesca', 'Trifolium repens']);
-    expect(await names('min_nectar=3')).toEqual(['Malus domestica', 'Robinia pseudoacacia', 'Trifolium repens']);
+    expect(await names('min_nectar=3')).toEqual([
+      'Malus domestica',
+      'Robinia pseudoacacia',
+      'Trifolium repens',
+    ]);
     expect(await names('min_bees=40')).toEqual(['Malus domestica', 'Trifolium repens']);
     expect(await names('search=clover')).toEqual(['Trifolium repens']);
   });
@@ -174,7 +184,10 @@ describe('species validation', () => {
 
   it('rejects an unknown family with a 400 naming family_id, and writes nothing', async () => {
     const before = (await list('per_page=100')).total;
-    const res = await post({ family_id: '00000000-0000-4000-8000-000000000000', name_scientific: 'Orphanus' });
+    const res = await post({
+      family_id: '00000000-0000-4000-8000-000000000000',
+      name_scientific: 'Orphanus',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().field).toBe('family_id');
     expect((await list('per_page=100')).total).toBe(before);
@@ -205,7 +218,11 @@ describe('species writes', () => {
       payload: { family_id: rosaceae.id, name_en: 'Garden lupin' },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ family_id: rosaceae.id, name_en: 'Garden lupin', slug: 'lupinus-polyphyllus' });
+    expect(res.json()).toMatchObject({
+      family_id: rosaceae.id,
+      name_en: 'Garden lupin',
+      slug: 'lupinus-polyphyllus',
+    });
     const badFamily = await t.app.inject({
       method: 'PUT',
       url: `/api/v1/species/${s.slug}`,
@@ -221,13 +238,25 @@ describe('species writes', () => {
     await make.cultivar(a.id, 'Kordia');
     const rel = await make.companion(b.id, a.id);
 
-    const blocked = await t.app.inject({ method: 'DELETE', url: `/api/v1/species/${a.slug}`, headers: { cookie: admin } });
+    const blocked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/species/${a.slug}`,
+      headers: { cookie: admin },
+    });
     expect(blocked.statusCode).toBe(409);
     expect(blocked.json()).toMatchObject({ cultivar_count: 1 });
 
-    const notAdmin = await t.app.inject({ method: 'DELETE', url: `/api/v1/species/${b.slug}`, headers: { cookie: writer } });
+    const notAdmin = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/species/${b.slug}`,
+      headers: { cookie: writer },
+    });
     expect(notAdmin.statusCode).toBe(403);
-    const ok = await t.app.inject({ method: 'DELETE', url: `/api/v1/species/${b.slug}`, headers: { cookie: admin } });
+    const ok = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/species/${b.slug}`,
+      headers: { cookie: admin },
+    });
     expect(ok.statusCode).toBe(200);
     const left = await t.app.inject({ url: `/api/v1/species/${a.slug}/companions` });
     expect(left.json().map((c: { id: string }) => c.id)).not.toContain(rel.id);

@@ -54,6 +54,7 @@ const until = async (check: () => Promise<boolean>, ms = 5_000) => {
 describe('change feed across instances', () => {
   it('a write on instance A is visible on instance B, whose cache held the old response', async () => {
     const cookie = await a.cookie();
+    const heard = feeds[1]!.version;
     const created = await a.app.inject({
       method: 'POST',
       url: '/api/v1/families',
@@ -61,6 +62,7 @@ describe('change feed across instances', () => {
       payload: { name_scientific: 'Betulaceae' },
     });
     expect(created.statusCode, created.body).toBe(200);
+    await until(async () => feeds[1]!.version > heard);
     await b.app.inject({ url: '/api/v1/families/betulaceae' });
     expect((await b.app.inject({ url: '/api/v1/families/betulaceae' })).headers['x-cache']).toBe('HIT');
 

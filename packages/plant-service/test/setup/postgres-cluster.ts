@@ -101,8 +101,10 @@ export async function startThrowawayCluster(): Promise<{ url: string; stop: () =
     url,
     stop: async () => {
       if (server.exitCode === null) {
+        // runuser does not forward signals, so ask postgres itself to stop.
         const exited = new Promise((r) => server.once('exit', r));
-        server.kill('SIGINT');
+        const [ctlFile, ctlArgs] = cmd('pg_ctl', ['-D', dataDir, 'stop', '-m', 'fast']);
+        await run(ctlFile, [...ctlArgs]);
         await exited;
       }
       await rm(dir, { recursive: true, force: true });

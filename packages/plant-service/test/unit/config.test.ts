@@ -20,8 +20,18 @@ describe('loadConfig', () => {
   });
 
   it('converts values from text', () => {
-    const config = loadConfig({ PORT: '9000', DEMO_DATA: 'false', WRITE_ACCESS: 'admins', DATABASE_URL: 'postgres://u@h/db' });
-    expect(config).toMatchObject({ port: 9000, demoData: false, writeAccess: 'admins', databaseUrl: 'postgres://u@h/db' });
+    const config = loadConfig({
+      PORT: '9000',
+      DEMO_DATA: 'false',
+      WRITE_ACCESS: 'admins',
+      DATABASE_URL: 'postgres://u@h/db',
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      demoData: false,
+      writeAccess: 'admins',
+      databaseUrl: 'postgres://u@h/db',
+    });
   });
 
   it('names every bad variable at once', () => {

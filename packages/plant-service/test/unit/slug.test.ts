@@ -10,7 +10,7 @@ describe('slugify', () => {
     ['Crème Brûlée', 'creme-brulee'],
     ['Allium cepa var. aggregatum', 'allium-cepa-var-aggregatum'],
     ['  --Fragaria × ananassa--  ', 'fragaria-ananassa'],
-    ["Bingenheimer Saatgut AG", 'bingenheimer-saatgut-ag'],
+    ['Bingenheimer Saatgut AG', 'bingenheimer-saatgut-ag'],
     ['Łódź', 'lodz'],
   ])('%s → %s', (input, slug) => {
     expect(slugify(input)).toBe(slug);
