@@ -27,6 +27,11 @@ export interface Located {
 }
 
 const WEBP_QUALITY = 80;
+/**
+ * Resizes running at once. A decoded 50-megapixel original takes about 150 MB, so first requests
+ * for many different copies queue here instead of all decoding together.
+ */
+const MAX_CONCURRENT_RESIZES = 2;
 
 function translate(error: unknown): unknown {
   if (error instanceof ObjectNotFound) return new NotFound('image not found');
@@ -38,6 +43,21 @@ function translate(error: unknown): unknown {
 
 export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
   const resizing = new Map<string, Promise<ObjectInfo | undefined>>();
+  let running = 0;
+  const queue: (() => void)[] = [];
+
+  /** Runs `work` when a slot is free; a finished run hands its slot straight to the next in line. */
+  async function withSlot<T>(work: () => Promise<T>): Promise<T> {
+    if (running < MAX_CONCURRENT_RESIZES) running++;
+    else await new Promise<void>((resolve) => queue.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = queue.shift();
+      if (next) next();
+      else running--;
+    }
+  }
 
   async function resize(original: ImageKey, key: string, target: string, width: ImageWidth) {
     const source = await store.get(key).catch((error) => {
@@ -72,7 +92,9 @@ export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
         if (!info) {
           let pending = resizing.get(target);
           if (!pending) {
-            pending = resize(original, key, target, width).finally(() => resizing.delete(target));
+            pending = withSlot(() => resize(original, key, target, width)).finally(() =>
+              resizing.delete(target),
+            );
             resizing.set(target, pending);
           }
           info = await pending;
