@@ -6,6 +6,8 @@ import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarRoutes } from './cultivars/routes.js';
 import { cultivarService } from './cultivars/service.js';
+import { exportRoutes } from './export/routes.js';
+import { exportService } from './export/service.js';
 import { familyRoutes } from './families/routes.js';
 import { familyService } from './families/service.js';
 import { healthRoutes } from './health/routes.js';
@@ -41,6 +43,7 @@ export async function registerResources(
   await app.register(supplierRoutes(supplierService(database)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
+  await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log)));
 }

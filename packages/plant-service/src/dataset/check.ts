@@ -1,0 +1,164 @@
+/**
+ * Checks a dataset without a database: every record against its schema (derived from the API's,
+ * see kinds.ts), no identity twice, no companion of a species with itself, and which references
+ * the input does not resolve itself (the import looks those up in the database).
+ */
+
+import type { Validator } from 'typebox/compile';
+import { Compile } from 'typebox/compile';
+import { identityOf, KIND_NAMES, type Kind, type KindName } from './kinds.js';
+import type { Problem } from './problems.js';
+import type { SourceRecord } from './read.js';
+
+export interface Where {
+  readonly file: string;
+  readonly line: number;
+  readonly field: string;
+}
+
+export interface CheckResult {
+  problems: Problem[];
+  /** Slugs referred to but not in the input, by the kind they name, with where they are used. */
+  unresolved: Map<KindName, Map<string, Where[]>>;
+}
+
+const validators = new Map<KindName, Validator>();
+function validator(kind: Kind): Validator {
+  let v = validators.get(kind.name);
+  if (!v) {
+    v = Compile(kind.schema);
+    validators.set(kind.name, v);
+  }
+  return v;
+}
+
+interface SchemaError {
+  keyword: string;
+  instancePath: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+/** Typebox's errors as problems naming the field, in the words the HTTP API uses. */
+function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
+  const problems: Problem[] = [];
+  // One problem per field: the first thing wrong with it.
+  const reported = new Set<string>();
+  const at = (field: string | undefined, message: string) => {
+    if (field !== undefined && reported.has(field)) return;
+    if (field !== undefined) reported.add(field);
+    problems.push({ file: source.file, line: source.line, ...(field ? { field } : {}), message });
+  };
+  const properties = kind.schema.properties as Record<string, { type?: unknown }>;
+  for (const error of validator(kind).Errors(source.record) as unknown as SchemaError[]) {
+    const field = error.instancePath.split('/').slice(1).join('.') || undefined;
+    const type = field === undefined ? undefined : properties[field]?.type;
+    switch (error.keyword) {
+      case 'required':
+        for (const name of error.params.requiredProperties as string[]) at(name, 'is required');
+        break;
+      case 'additionalProperties':
+        // Each unknown property is reported on its own (keyword "boolean", below).
+        break;
+      case 'boolean':
+        at(field, 'is not a known field');
+        break;
+      case 'type':
+        // In CSV an array is a JSON array in its cell (csv-cells.ts).
+        at(
+          field,
+          Array.isArray(type) && type.includes('array') && source.file.toLowerCase().endsWith('.csv')
+            ? 'must be a JSON array, e.g. ["a","b"] or [4,5]'
+            : error.message,
+        );
+        break;
+      case 'enum':
+        at(field, `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`);
+        break;
+      case 'pattern':
+        at(
+          field,
+          field === 'slug'
+            ? 'must be lowercase ASCII letters and digits, single hyphens between'
+            : error.message,
+        );
+        break;
+      default:
+        at(field, error.message);
+    }
+  }
+  // In the order of the schema's fields, whatever order the validator found them in.
+  const order = Object.keys(properties);
+  const position = (p: Problem) => {
+    const i = order.indexOf(p.field?.split('.')[0] ?? '');
+    return i < 0 ? order.length : i;
+  };
+  return problems.sort((x, y) => position(x) - position(y));
+}
+
+export function checkDataset(sources: readonly SourceRecord[]): CheckResult {
+  const problems: Problem[] = [];
+  const seen = new Map<KindName, Map<string, SourceRecord>>(KIND_NAMES.map((k) => [k, new Map()]));
+
+  for (const source of sources) {
+    const { kind, record } = source;
+    problems.push(...schemaProblems(kind, source));
+    if (kind.identity.every((f) => typeof record[f] === 'string')) {
+      const key = identityOf(kind, record);
+      const first = seen.get(kind.name)?.get(key);
+      if (first) {
+        const what = kind.unordered
+          ? `the pair ${kind.identity.map((f) => record[f]).join(' / ')} (in either order)`
+          : kind.identity.map((f) => `${f} '${record[f]}'`).join(' and ');
+        problems.push({
+          file: source.file,
+          line: source.line,
+          field: kind.identity.join(', '),
+          message: `${what} is already on ${first.file === source.file ? 'line ' : `${first.file}:`}${first.line}`,
+        });
+      } else {
+        seen.get(kind.name)?.set(key, source);
+      }
+    }
+    if (kind.unordered) {
+      const [a, b] = kind.identity;
+      if (a && b && typeof record[a] === 'string' && record[a] === record[b]) {
+        problems.push({ file: source.file, line: source.line, field: b, message: `must differ from ${a}` });
+      }
+    }
+  }
+
+  const unresolved = new Map<KindName, Map<string, Where[]>>();
+  for (const source of sources) {
+    for (const reference of source.kind.references) {
+      const slug = source.record[reference.field];
+      if (typeof slug !== 'string' || seen.get(reference.target)?.has(slug)) continue;
+      const bySlug = unresolved.get(reference.target) ?? new Map<string, Where[]>();
+      unresolved.set(reference.target, bySlug);
+      const uses = bySlug.get(slug) ?? [];
+      uses.push({ file: source.file, line: source.line, field: reference.field });
+      bySlug.set(slug, uses);
+    }
+  }
+  return { problems, unresolved };
+}
+
+/** Problems for the references that neither the input nor the database resolves. */
+export function unresolvedProblems(
+  unresolved: CheckResult['unresolved'],
+  existing: ReadonlyMap<KindName, ReadonlySet<string>> = new Map(),
+): Problem[] {
+  const problems: Problem[] = [];
+  for (const [target, bySlug] of unresolved) {
+    for (const [slug, uses] of bySlug) {
+      if (existing.get(target)?.has(slug)) continue;
+      for (const use of uses) {
+        problems.push({
+          ...use,
+          message: `no ${target.replace('_', ' ')} '${slug}' in the input or the database`,
+        });
+      }
+    }
+  }
+  return problems;
+}

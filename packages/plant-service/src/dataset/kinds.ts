@@ -1,0 +1,233 @@
+/**
+ * The six record kinds of the interchange format (data/README.md): how each is named in a dataset
+ * directory and in the export stream, its schema, its identity and its references by slug.
+ *
+ * Every schema is derived from the API's own declarations (field catalogues and create schemas):
+ * a dataset record is the create payload with the import-only fields added, every uuid reference
+ * replaced by the referenced record's slug, and the record's own slug.
+ */
+import type { PgTable } from 'drizzle-orm/pg-core';
+import { type TObject, type TSchema, Type } from 'typebox';
+import type { CatalogueTable } from '../db/records.js';
+import { companions, cultivarSuppliers, cultivars, families, species, suppliers } from '../db/tables.js';
+import { CreateCompanionSchema } from '../resources/companions/schemas.js';
+import { cultivarFields } from '../resources/cultivars/fields.js';
+import {
+  CreateCultivarSchema,
+  CreateCultivarSupplierSchema,
+  CultivarSupplierSchema,
+} from '../resources/cultivars/schemas.js';
+import { CreateFamilySchema } from '../resources/families/schemas.js';
+import { speciesFields } from '../resources/species/fields.js';
+import { CreateSpeciesSchema } from '../resources/species/schemas.js';
+import { CreateSupplierSchema } from '../resources/suppliers/schemas.js';
+import type { Fields } from '../schema/fields.js';
+import { Nullable } from '../schema/types.js';
+
+export const KIND_NAMES = [
+  'family',
+  'species',
+  'supplier',
+  'cultivar',
+  'cultivar_supplier',
+  'companion',
+] as const;
+export type KindName = (typeof KIND_NAMES)[number];
+
+/** A reference by slug: the record field, the table column holding the uuid, the kind referred to. */
+export interface Reference {
+  readonly field: string;
+  readonly column: string;
+  readonly target: KindName;
+  readonly optional: boolean;
+}
+
+export interface Kind {
+  readonly name: KindName;
+  /** Base name of its file in a dataset directory (`<file>.jsonl` or `<file>.csv`). */
+  readonly file: string;
+  readonly table: PgTable;
+  /** The record's schema; its property order is the key order of exported records. */
+  readonly schema: TObject;
+  /** Record fields that refer to other records by slug. */
+  readonly references: readonly Reference[];
+  /** The fields that identify a record: its slug, or the pair it links. */
+  readonly identity: readonly string[];
+  /** A companion pair is one relation whichever order its species are given in (issue 2). */
+  readonly unordered: boolean;
+}
+
+/**
+ * Not part of the interchange format: `primary_image_key` follows the images, which are files in
+ * the object store and are neither exported nor imported; import leaves it as it is.
+ */
+const NOT_INTERCHANGED = new Set(['primary_image_key']);
+
+export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
+const Slug = Type.String({
+  pattern: SLUG_PATTERN,
+  maxLength: 200,
+  description: 'Lowercase ASCII letters and digits, single hyphens between (data/README.md).',
+});
+const slugRef = (target: string) =>
+  Type.String({ minLength: 1, maxLength: 200, description: `Slug of a ${target}.` });
+
+type Props = Record<string, TSchema>;
+
+/** A catalogue's fields as optional, nullable record properties; uuid references become slugs. */
+function catalogueProps(fields: Fields, references: Record<string, { field: string; target: string }> = {}) {
+  const props: Props = {};
+  for (const [name, def] of Object.entries(fields)) {
+    if (NOT_INTERCHANGED.has(name)) continue;
+    const reference = references[name];
+    props[reference?.field ?? name] = Type.Optional(
+      reference ? Nullable(slugRef(reference.target)) : Nullable(def.schema),
+    );
+  }
+  return props;
+}
+
+/** The named properties of a create schema (its required fields keep their constraints). */
+function pick(schema: TObject, ...names: string[]): Props {
+  const props = schema.properties as Props;
+  return Object.fromEntries(names.map((name) => [name, props[name] as TSchema]));
+}
+
+/** Properties of a create schema without the uuid references it names. */
+function without(schema: TObject, ...names: string[]): Props {
+  const props: Props = { ...(schema.properties as Props) };
+  for (const name of names) delete props[name];
+  return props;
+}
+
+const object = (props: Props, description: string) =>
+  Type.Object(props, { additionalProperties: false, description });
+
+const ref = (field: string, column: string, target: KindName, optional = false): Reference => ({
+  field,
+  column,
+  target,
+  optional,
+});
+
+const kindList: Kind[] = [
+  {
+    name: 'family',
+    file: 'families',
+    table: families,
+    schema: object({ slug: Slug, ...(CreateFamilySchema.properties as Props) }, 'A family (spec 2.1).'),
+    references: [],
+    identity: ['slug'],
+    unordered: false,
+  },
+  {
+    name: 'species',
+    file: 'species',
+    table: species,
+    schema: object(
+      {
+        slug: Slug,
+        family: slugRef('family'),
+        ...pick(CreateSpeciesSchema, 'name_scientific'),
+        ...catalogueProps(speciesFields),
+      },
+      'A species (spec 2.2); `family` is the family slug.',
+    ),
+    references: [ref('family', 'family_id', 'family')],
+    identity: ['slug'],
+    unordered: false,
+  },
+  {
+    name: 'supplier',
+    file: 'suppliers',
+    table: suppliers,
+    schema: object({ slug: Slug, ...(CreateSupplierSchema.properties as Props) }, 'A supplier (spec 2.4).'),
+    references: [],
+    identity: ['slug'],
+    unordered: false,
+  },
+  {
+    name: 'cultivar',
+    file: 'cultivars',
+    table: cultivars,
+    schema: object(
+      {
+        slug: Slug,
+        species: slugRef('species'),
+        ...pick(CreateCultivarSchema, 'name', 'is_organic', 'perennial'),
+        ...catalogueProps(cultivarFields, {
+          rootstock_species_id: { field: 'rootstock_species', target: 'species' },
+        }),
+      },
+      'A cultivar (spec 2.3); `species` and `rootstock_species` are species slugs.',
+    ),
+    references: [
+      ref('species', 'species_id', 'species'),
+      ref('rootstock_species', 'rootstock_species_id', 'species', true),
+    ],
+    identity: ['slug'],
+    unordered: false,
+  },
+  {
+    name: 'cultivar_supplier',
+    file: 'cultivar-suppliers',
+    table: cultivarSuppliers,
+    schema: object(
+      {
+        cultivar: slugRef('cultivar'),
+        supplier: slugRef('supplier'),
+        ...without(CreateCultivarSupplierSchema, 'supplier_id'),
+        last_checked_at: Type.Optional(CultivarSupplierSchema.properties.last_checked_at),
+      },
+      'A cultivar-supplier link (spec 2.5), identified by its cultivar and supplier slugs.',
+    ),
+    references: [ref('cultivar', 'cultivar_id', 'cultivar'), ref('supplier', 'supplier_id', 'supplier')],
+    identity: ['cultivar', 'supplier'],
+    unordered: false,
+  },
+  {
+    name: 'companion',
+    file: 'companions',
+    table: companions,
+    schema: object(
+      {
+        species_a: slugRef('species'),
+        species_b: slugRef('species'),
+        ...without(CreateCompanionSchema, 'species_a_id', 'species_b_id'),
+      },
+      'A companion relation (spec 2.6), identified by its unordered pair of species slugs.',
+    ),
+    references: [ref('species_a', 'species_a_id', 'species'), ref('species_b', 'species_b_id', 'species')],
+    identity: ['species_a', 'species_b'],
+    unordered: true,
+  },
+];
+
+/** The kinds in dependency order: every kind refers only to kinds before it. */
+export const KINDS: readonly Kind[] = kindList;
+export const KIND: Readonly<Record<KindName, Kind>> = Object.fromEntries(
+  kindList.map((k) => [k.name, k]),
+) as Record<KindName, Kind>;
+
+/** The table of a kind that has slugs (every kind a reference can name). */
+export function catalogueTable(kind: Kind): CatalogueTable {
+  if (!kind.identity.includes('slug')) throw new Error(`${kind.name} records have no slug`);
+  return kind.table as CatalogueTable;
+}
+
+export function kindOfFile(baseName: string): Kind | undefined {
+  return kindList.find((k) => k.file === baseName);
+}
+
+/** The identity of a record as one string (an unordered pair is sorted). */
+export function identityOf(kind: Kind, record: Record<string, unknown>): string {
+  const parts = kind.identity.map((f) => String(record[f]));
+  if (kind.unordered) parts.sort();
+  return parts.join(' ');
+}
+
+/** The record's own columns: every schema property that is not a reference. */
+export function ownFields(kind: Kind): string[] {
+  const refs = new Set(kind.references.map((r) => r.field));
+  return Object.keys(kind.schema.properties).filter((p) => !refs.has(p));
+}
