@@ -43,8 +43,8 @@ export interface ObjectStore {
   list(prefix: string): AsyncIterable<ObjectInfo>;
   /**
    * Removes what interrupted writes left behind, older than `olderThan`; returns how many. The
-   * filesystem backend has such leftovers (`.tmp/`); S3 aborts failed multipart uploads itself,
-   * and a bucket lifecycle rule should clean up after crashed ones.
+   * filesystem backend's are in its `.tmp/`, the S3 backend's in its spool folder (its bucket only
+   * ever receives whole objects).
    */
   sweepIncomplete?(olderThan: Date): Promise<number>;
   /** Releases connections; the store is unusable afterwards. */

@@ -1,22 +1,29 @@
 /**
  * The S3 backend, for AWS S3 and S3-compatible servers (MinIO, Garage, Ceph RGW), through
- * @aws-sdk/client-s3. Streams of unknown length are uploaded with @aws-sdk/lib-storage, which
- * sends one PUT for small bodies and a multipart upload (5 MiB parts) for larger ones, aborting
- * it when the body fails. Checksums are computed and validated only when an operation requires
- * them: S3-compatible servers that do not know the newer CRC trailers otherwise store streamed
- * uploads with the trailer bytes mixed in.
+ * @aws-sdk/client-s3. A PUT needs its length up front, and an upload's length is known only at
+ * its end; so put() spools the body to a file in `spoolDir` (constant memory, whatever the size),
+ * then sends it in one PutObject. A failed body never reaches the bucket, there are no multipart
+ * uploads to abandon, and sweepIncomplete() removes spool files a crash left behind. Checksums are computed and validated only when an operation
+ * requires them: S3-compatible servers that do not know the newer CRC trailers otherwise store
+ * streamed uploads with the trailer bytes mixed in.
  */
 
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { lstat, mkdir, readdir, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  PutObjectCommand,
   paginateListObjectsV2,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
 import { assertValidKey, assertValidPrefix } from './keys.js';
 import {
   type ByteRange,
@@ -38,7 +45,11 @@ export interface S3StoreOptions {
   secretAccessKey?: string | undefined;
   /** Bucket in the path (`endpoint/bucket/key`) instead of the host name; most self-hosted servers need it. */
   forcePathStyle: boolean;
+  /** Where put() spools bodies (created when needed); default: the system's temporary folder. */
+  spoolDir?: string | undefined;
 }
+
+const SPOOL_PREFIX = 'plant-s3-';
 
 function isNotFound(error: unknown): boolean {
   return (
@@ -51,9 +62,11 @@ export class S3Store implements ObjectStore {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
   private readonly bucket: string;
+  private readonly spoolDir: string;
 
   constructor(options: S3StoreOptions) {
     this.bucket = options.bucket;
+    this.spoolDir = options.spoolDir ?? tmpdir();
     this.client = new S3Client({
       region: options.region,
       forcePathStyle: options.forcePathStyle,
@@ -69,18 +82,26 @@ export class S3Store implements ObjectStore {
   async put(key: string, body: Readable, { contentType }: PutOptions): Promise<{ size: number }> {
     assertValidKey(key);
     const tracked = trackBody(body);
-    const upload = new Upload({
-      client: this.client,
-      params: { Bucket: this.bucket, Key: key, Body: tracked.stream, ContentType: contentType },
-      queueSize: 2,
-      leavePartsOnError: false,
-    });
+    const spool = path.join(this.spoolDir, `${SPOOL_PREFIX}${randomUUID()}.part`);
     try {
-      await upload.done();
+      await mkdir(this.spoolDir, { recursive: true });
+      await pipeline(tracked.stream, createWriteStream(spool, { flags: 'wx', mode: 0o600 }));
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: key,
+          Body: createReadStream(spool),
+          ContentLength: tracked.bytes,
+          ContentType: contentType,
+        }),
+      );
       return { size: tracked.bytes };
     } catch (error) {
+      if (!body.destroyed) body.destroy();
       if (tracked.error !== undefined) throw tracked.error;
       throw new StorageError(`s3 store: could not write ${key}`, { cause: error });
+    } finally {
+      await unlink(spool).catch(() => {});
     }
   }
 
@@ -149,6 +170,23 @@ export class S3Store implements ObjectStore {
     } catch (error) {
       throw new StorageError(`s3 store: could not list ${prefix || '(all)'}`, { cause: error });
     }
+  }
+
+  /** Removes spool files older than `olderThan` (left by a crash mid-upload); returns how many. */
+  async sweepIncomplete(olderThan: Date): Promise<number> {
+    let removed = 0;
+    for (const name of await readdir(this.spoolDir).catch(() => [] as string[])) {
+      if (!name.startsWith(SPOOL_PREFIX)) continue;
+      const file = path.join(this.spoolDir, name);
+      const stats = await lstat(file).catch(() => undefined);
+      if (stats?.isFile() && stats.mtime < olderThan) {
+        await unlink(file).then(
+          () => removed++,
+          () => {},
+        );
+      }
+    }
+    return removed;
   }
 
   async close(): Promise<void> {

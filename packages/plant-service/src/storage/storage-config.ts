@@ -48,6 +48,8 @@ export type StoreConfig =
       readonly accessKeyId: string | undefined;
       readonly secretAccessKey: string | undefined;
       readonly forcePathStyle: boolean;
+      /** Uploads are spooled here before they are sent (DATA_DIR/spool). */
+      readonly spoolDir: string;
     };
 
 export interface StorageConfig {
@@ -82,6 +84,7 @@ export function deriveStorageConfig(
       accessKeyId: env.S3_ACCESS_KEY_ID,
       secretAccessKey: env.S3_SECRET_ACCESS_KEY,
       forcePathStyle: env.S3_FORCE_PATH_STYLE,
+      spoolDir: path.join(dataDir, 'spool'),
     });
   } else {
     store = Object.freeze({ backend: 'filesystem', root: path.join(dataDir, 'images') });

@@ -27,6 +27,7 @@ describe('storage configuration', () => {
 
   it('reads the S3 settings', () => {
     const { storage } = loadConfig({
+      DATA_DIR: '/srv/plants',
       STORAGE_BACKEND: 's3',
       S3_ENDPOINT: 'http://127.0.0.1:9000/',
       S3_BUCKET: 'plants',
@@ -46,6 +47,7 @@ describe('storage configuration', () => {
         accessKeyId: 'id',
         secretAccessKey: 'secret',
         forcePathStyle: true,
+        spoolDir: path.resolve('/srv/plants/spool'),
       },
       imageMaxBytes: 2048,
       gcIntervalMs: 0,

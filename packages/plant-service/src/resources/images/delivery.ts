@@ -33,15 +33,16 @@ const WEBP_QUALITY = 80;
  */
 const MAX_CONCURRENT_RESIZES = 2;
 
-function translate(error: unknown): unknown {
-  if (error instanceof ObjectNotFound) return new NotFound('image not found');
-  if (error instanceof StorageError) {
-    return new ServiceUnavailable('image storage is unavailable; try again later', {}, { cause: error });
-  }
-  return error;
-}
-
 export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
+  function translate(error: unknown): unknown {
+    if (error instanceof ObjectNotFound) return new NotFound('image not found');
+    if (error instanceof StorageError) {
+      log.error({ err: error }, 'image read: object store failed');
+      return new ServiceUnavailable('image storage is unavailable; try again later', {}, { cause: error });
+    }
+    return error;
+  }
+
   const resizing = new Map<string, Promise<ObjectInfo | undefined>>();
   let running = 0;
   const queue: (() => void)[] = [];

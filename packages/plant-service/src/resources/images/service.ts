@@ -95,7 +95,10 @@ export function imageService({ db }: Database, store: ObjectStore, { maxBytes, l
       try {
         ({ size } = await store.put(key, sniffed.body, { contentType }));
       } catch (error) {
-        if (error instanceof StorageError) throw storageUnavailable(error);
+        if (error instanceof StorageError) {
+          log.error({ err: error, key }, 'image upload: object store failed');
+          throw storageUnavailable(error);
+        }
         throw error;
       }
       return {
