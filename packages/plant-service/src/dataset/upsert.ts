@@ -2,9 +2,14 @@
  * Bulk upsert of checked records, many rows per statement. A record replaces the stored one: a
  * field it leaves out is null (or the column default, e.g. `is_organic` false). Rows whose values
  * do not change are not written, so their `updated_at` and the export's ETag stay as they are.
- * References are resolved by slug inside the statement. Only parameterised SQL.
+ *
+ * Statements take a batch as their only parameter, a JSON array that PostgreSQL turns into rows
+ * (json_to_recordset): building a statement with a parameter per value costs more than running
+ * it, and would cap a batch at PostgreSQL's 65,535 parameters. References are
+ * resolved by slug inside the statement. The statement text is built from the table declaration
+ * (identifiers only); every value travels as the parameter.
  */
-import { getTableColumns, getTableName, inArray, type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, getTableName, inArray, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Tx } from '../db/client.js';
 import { catalogueTable, KIND, type Kind, type KindName, ownFields } from './kinds.js';
@@ -17,9 +22,8 @@ export interface KindCounts {
 
 type Row = Record<string, unknown>;
 
-/** PostgreSQL takes at most 65,535 parameters per statement; stay well below. */
-const MAX_PARAMETERS = 30_000;
-const MAX_ROWS = 1_000;
+/** Records per statement: big enough that round trips do not matter, small enough to keep memory flat. */
+export const ROWS_PER_STATEMENT = 1_000;
 
 function batches<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -27,117 +31,117 @@ function batches<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-const bySlug = (target: KindName, slug: unknown): SQL => {
-  const table = catalogueTable(KIND[target]);
-  return sql`(select ${table.id} from ${table} where ${table.slug} = ${slug})`;
-};
+/** A quoted identifier; names come from the table declarations, never from input. */
+const id = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-/** The columns an upsert writes: the record's own fields, then the uuid of each reference. */
-function writtenColumns(kind: Kind): string[] {
-  return [...ownFields(kind), ...kind.references.map((r) => r.column)];
+interface Statement {
+  /** Text before and after the JSON parameter. */
+  head: string;
+  tail: string;
 }
 
-function tally(returned: { inserted: boolean }[], total: number, counts: KindCounts): void {
-  const inserted = returned.filter((r) => r.inserted).length;
-  counts.inserted += inserted;
-  counts.updated += returned.length - inserted;
-  counts.unchanged += total - returned.length;
+interface Statements {
+  /** Updates the stored rows the batch changes; returns one row per updated record. */
+  update: Statement;
+  /** Inserts the batch's records that are not stored yet; returns one row per inserted record. */
+  insert: Statement;
+  /** Own fields whose column is NOT NULL with a default, and that default. */
+  defaults: [string, unknown][];
 }
 
-/** `(t.a, t.b) is distinct from (excluded.a, excluded.b)`: the row would change. */
-function changes(table: string, columns: string[]): SQL {
-  const side = (alias: string) =>
-    sql.join(
-      columns.map((c) => sql`${sql.identifier(alias)}.${sql.identifier(c)}`),
-      sql`, `,
+const statements = new Map<KindName, Statements>();
+
+/**
+ * The batch as rows: `(select r.own..., (select id from target where slug = r.ref) as ref_id...
+ * from json_to_recordset($1::json) as r(own type..., ref text...)) s`. Then
+ *   update t set <written> = s.<written> from <rows> where <same identity> and <values differ>
+ *   insert into t (<written>) select <written> from <rows> where not exists <same identity>
+ * Two statements instead of INSERT ... ON CONFLICT: PostgreSQL computes a proposed row in full
+ * (with the generated full-text column) before it finds the conflict, so an upsert of unchanged
+ * records would cost as much as inserting them.
+ */
+function statementsFor(kind: Kind): Statements {
+  const cached = statements.get(kind.name);
+  if (cached) return cached;
+  const table = id(getTableName(kind.table));
+  const columns = getTableColumns(kind.table) as Record<string, PgColumn>;
+  const own = ownFields(kind);
+  const column = (name: string) => {
+    const c = columns[name];
+    if (!c) throw new Error(`${kind.name}: no column ${name}`);
+    return c;
+  };
+  const written = [...own, ...kind.references.map((r) => r.column)];
+  const selected = [
+    ...own.map((f) => `r.${id(f)}`),
+    ...kind.references.map(
+      (r) =>
+        `(select id from ${id(getTableName(KIND[r.target].table))} where slug = r.${id(r.field)}) as ${id(r.column)}`,
+    ),
+  ];
+  const recordset = [
+    ...own.map((f) => `${id(f)} ${column(f).getSQLType()}`),
+    ...kind.references.map((r) => `${id(r.field)} text`),
+  ];
+  const rowsHead = `(select ${selected.join(', ')} from json_to_recordset(`;
+  const rowsTail = `::json) as r(${recordset.join(', ')})) s`;
+
+  const identity = kind.identity.map((f) => kind.references.find((r) => r.field === f)?.column ?? f);
+  const sameIdentity = (t: string) => {
+    if (!kind.unordered) return identity.map((c) => `${t}.${id(c)} = s.${id(c)}`).join(' and ');
+    const [a, b] = identity.map(id);
+    return (
+      `least(${t}.${a}, ${t}.${b}) = least(s.${a}, s.${b}) and ` +
+      `greatest(${t}.${a}, ${t}.${b}) = greatest(s.${a}, s.${b})`
     );
-  return sql`(${side(table)}) is distinct from (${side('excluded')})`;
+  };
+  const list = (alias: string) => written.map((c) => `${alias}.${id(c)}`).join(', ');
+  const set = written.map((c) => `${id(c)} = s.${id(c)}`);
+  if ('updated_at' in columns) set.push(`${id('updated_at')} = clock_timestamp()`);
+
+  const built: Statements = {
+    update: {
+      head: `update ${table} t set ${set.join(', ')} from ${rowsHead}`,
+      tail: `${rowsTail} where ${sameIdentity('t')} and (${list('t')}) is distinct from (${list('s')}) returning 1`,
+    },
+    insert: {
+      head: `insert into ${table} (${written.map(id).join(', ')}) select ${list('s')} from ${rowsHead}`,
+      tail: `${rowsTail} where not exists (select 1 from ${table} t where ${sameIdentity('t')}) returning 1`,
+    },
+    defaults: own
+      .map((f) => [f, column(f)] as const)
+      .filter(([, c]) => c.notNull && c.hasDefault && c.default !== undefined)
+      .map(([f, c]) => [f, c.default]),
+  };
+  statements.set(kind.name, built);
+  return built;
+}
+
+async function run(tx: Tx, { head, tail }: Statement, json: string): Promise<number> {
+  const result = await tx.execute(sql`${sql.raw(head)}${json}${sql.raw(tail)}`);
+  return (result as unknown as { rows: unknown[] }).rows.length;
 }
 
 export async function upsertKind(tx: Tx, kind: Kind, records: readonly Row[]): Promise<KindCounts> {
   const counts: KindCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  if (records.length === 0) return counts;
-  const columns = writtenColumns(kind);
-  const size = Math.max(1, Math.min(MAX_ROWS, Math.floor(MAX_PARAMETERS / columns.length)));
-  for (const batch of batches(records, size)) {
-    const returned = kind.unordered ? await upsertPairs(tx, kind, batch) : await upsertRows(tx, kind, batch);
-    tally(returned, batch.length, counts);
+  const { update, insert, defaults } = statementsFor(kind);
+  for (const batch of batches(records, ROWS_PER_STATEMENT)) {
+    const json = JSON.stringify(defaults.length === 0 ? batch : batch.map((r) => withDefaults(r, defaults)));
+    // Update first: the rows inserted next must not be compared with themselves.
+    const updated = await run(tx, update, json);
+    const inserted = await run(tx, insert, json);
+    counts.updated += updated;
+    counts.inserted += inserted;
+    counts.unchanged += batch.length - updated - inserted;
   }
   return counts;
 }
 
-/** Catalogue records (conflict on slug) and supplier links (conflict on cultivar + supplier). */
-async function upsertRows(tx: Tx, kind: Kind, batch: Row[]): Promise<{ inserted: boolean }[]> {
-  const own = ownFields(kind);
-  const table = kind.table;
-  const tableColumns = getTableColumns(table) as Record<string, PgColumn>;
-  const timestamps = new Set(own.filter((f) => tableColumns[f]?.columnType === 'PgTimestamp'));
-  const rows = batch.map((record) => {
-    // undefined becomes the column default (null, or false for the non-null flags).
-    const row: Row = {};
-    for (const field of own) {
-      const value = record[field];
-      // Timestamps arrive as ISO text (checked as date-time); drizzle maps Dates.
-      row[field] = timestamps.has(field) && typeof value === 'string' ? new Date(value) : value;
-    }
-    for (const r of kind.references) {
-      const slug = record[r.field];
-      row[r.column] = slug === undefined || slug === null ? null : bySlug(r.target, slug);
-    }
-    return row;
-  });
-  const columns = writtenColumns(kind);
-  const set: Record<string, SQL> = Object.fromEntries(
-    columns.map((c) => [c, sql`excluded.${sql.identifier(c)}`]),
-  );
-  if ('updated_at' in tableColumns) set.updated_at = sql`clock_timestamp()`;
-  const target = kind.identity.map((f) => {
-    const column = kind.references.find((r) => r.field === f)?.column ?? f;
-    return tableColumns[column] as PgColumn;
-  });
-  return tx
-    .insert(table)
-    .values(rows as never)
-    .onConflictDoUpdate({ target, set, setWhere: changes(getTableName(table), columns) })
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-}
-
-/**
- * Companion relations: one per unordered pair, so the conflict target is the pair index
- * (least, greatest), which drizzle's builder cannot name. The stored order follows the input.
- */
-async function upsertPairs(tx: Tx, kind: Kind, batch: Row[]): Promise<{ inserted: boolean }[]> {
-  const own = ownFields(kind);
-  const [a, b] = kind.references;
-  if (!a || !b) throw new Error(`${kind.name}: a pair needs two references`);
-  const columns = [a.column, b.column, ...own];
-  const values = batch.map(
-    (record) =>
-      sql`(${sql.join(
-        [
-          bySlug(a.target, record[a.field]),
-          bySlug(b.target, record[b.field]),
-          ...own.map((f) => sql`${record[f] ?? null}`),
-        ],
-        sql`, `,
-      )})`,
-  );
-  const table = getTableName(kind.table);
-  const names = sql.join(
-    columns.map((c) => sql.identifier(c)),
-    sql`, `,
-  );
-  const result = await tx.execute(sql`
-    insert into ${sql.identifier(table)} (${names}) values ${sql.join(values, sql`, `)}
-    on conflict (least(${sql.identifier(a.column)}, ${sql.identifier(b.column)}),
-                 greatest(${sql.identifier(a.column)}, ${sql.identifier(b.column)}))
-    do update set ${sql.join(
-      columns.map((c) => sql`${sql.identifier(c)} = excluded.${sql.identifier(c)}`),
-      sql`, `,
-    )}
-    where ${changes(table, columns)}
-    returning (xmax = 0) as inserted`);
-  return (result as unknown as { rows: { inserted: boolean }[] }).rows;
+function withDefaults(record: Row, defaults: [string, unknown][]): Row {
+  const row = { ...record };
+  for (const [field, value] of defaults)
+    if (row[field] === undefined || row[field] === null) row[field] = value;
+  return row;
 }
 
 /** Which of the slugs exist in the kind's table. */
