@@ -54,6 +54,14 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
   in-memory cache (\`X-Cache: HIT\`). Every successful write invalidates it at once on the instance
   that took the write and, with PostgreSQL, within milliseconds on the others.
+- **Bulk export** (\`GET /api/v1/export\`, public): the whole database as NDJSON, one record per line with
+  its kind in \`type\`, in dependency order, references by slug, no ids or timestamps, sorted, so the same
+  data gives the same bytes anywhere; \`npm run plants -- import\` reads it back (upsert by slug, one
+  transaction). Images are not part of it. Its \`ETag\` hashes each exported table's row count and newest
+  row version (PostgreSQL \`xmin\`): any insert, update or delete changes it, an import that changes
+  nothing keeps it; \`If-None-Match\` → 304, \`Cache-Control: no-cache\`. Each version is dumped once from
+  one snapshot and the file is streamed to every client asking for it. Bulk imports run from the CLI
+  (no HTTP import endpoint) and invalidate the response caches like any write.
 
 ## Sign-in and sessions (spec 5; environment variables in the README)
 - **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
