@@ -26,7 +26,8 @@ export function startChild(
   return fork(entry, args, {
     cwd,
     env: { ...process.env, ...env },
-    execArgv: ['--import', 'tsx'],
+    // Compiled JavaScript runs as is; TypeScript through tsx.
+    execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

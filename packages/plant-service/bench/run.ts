@@ -5,13 +5,19 @@
  * a two-term search, against a bare node:http server returning the same species JSON from
  * memory, started in the same run. Writes bench/RESULTS.md.
  *
+ * Each backend runs twice: as configured by default (response cache on) and with
+ * RESPONSE_CACHE_MB=0, so the cost of the queries themselves shows too.
+ *
  * Env: BENCH_DATABASE_URL (a PostgreSQL server to create `plant_bench` on; default: a throwaway
- * cluster), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50).
+ * cluster), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_REUSE=true (keep a
+ * `plant_bench` database or PGlite directory loaded by an earlier run).
  */
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { openPglite, openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { adminQuery, withDatabase } from '../test/helpers/postgres-admin.js';
@@ -54,7 +60,8 @@ type Scenario = keyof typeof scenarios;
 async function benchService(label: string, env: Record<string, string>) {
   const port = await freePort();
   const server = startChild(
-    'src/server.ts',
+    // The compiled service, as `npm start` runs it (`npm run bench` builds it first).
+    'dist/server.js',
     [],
     { ...env, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'false', LOG_LEVEL: 'warn' },
     packageDir,
@@ -91,7 +98,20 @@ async function benchBaseline(bodies: Record<string, string>): Promise<LoadResult
   }
 }
 
+const reuse = process.env.BENCH_REUSE === 'true';
+const pgliteMarker = () => path.join(workDir, 'pglite-data', 'loaded');
+
 async function preparePostgres(url: string): Promise<string> {
+  if (reuse) {
+    try {
+      const database = openPostgres({ url: withDatabase(url, 'plant_bench'), poolSize: 1 });
+      const { rows } = (await database.db.execute(sql`select count(*)::int as n from species`)) as unknown as {
+        rows: { n: number }[];
+      };
+      await database.close();
+      if (rows[0]?.n === SIZES.species) return withDatabase(url, 'plant_bench');
+    } catch {}
+  }
   await adminQuery(url, 'drop database if exists plant_bench');
   await adminQuery(url, 'create database plant_bench');
   const dbUrl = withDatabase(url, 'plant_bench');
@@ -106,6 +126,7 @@ async function preparePostgres(url: string): Promise<string> {
 
 async function preparePglite(): Promise<string> {
   const dataDir = path.join(workDir, 'pglite-data');
+  if (reuse && existsSync(pgliteMarker())) return dataDir;
   await rm(dataDir, { recursive: true, force: true });
   const database = await openPglite({ dataDir: path.join(dataDir, 'pglite') });
   await migrate(database);
@@ -113,6 +134,7 @@ async function preparePglite(): Promise<string> {
   await loadDataset(database, data);
   console.log(`pglite: dataset loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await database.close();
+  await writeFile(pgliteMarker(), new Date().toISOString());
   return dataDir;
 }
 
@@ -131,13 +153,17 @@ async function main() {
     const pgUrl = await preparePostgres(serverUrl);
     const pgliteDir = await preparePglite();
     const pg = await benchService('postgres', { DATABASE_URL: pgUrl });
+    const pgNoCache = await benchService('postgres, no cache', { DATABASE_URL: pgUrl, RESPONSE_CACHE_MB: '0' });
     const pglite = await benchService('pglite', { DATA_DIR: pgliteDir });
+    const pgliteNoCache = await benchService('pglite, no cache', { DATA_DIR: pgliteDir, RESPONSE_CACHE_MB: '0' });
     const baseline = await benchBaseline(pg.bodies);
     console.log(`baseline: ${baseline.rps.toFixed(0)} req/s p99 ${baseline.p99} ms`);
 
     const rows = (Object.keys(scenarios) as Scenario[]).flatMap((name) => [
       `| ${name} | PostgreSQL | ${fmt(pg.results[name], baseline.rps)} |`,
+      `| ${name} | PostgreSQL, no cache | ${fmt(pgNoCache.results[name], baseline.rps)} |`,
       `| ${name} | PGlite | ${fmt(pglite.results[name], baseline.rps)} |`,
+      `| ${name} | PGlite, no cache | ${fmt(pgliteNoCache.results[name], baseline.rps)} |`,
     ]);
     const slug = pg.results['GET species by slug'];
     const list = pg.results['filtered species list'];
@@ -158,10 +184,11 @@ same species JSON from memory: **${baseline.rps.toFixed(0)} req/s**, p50 ${basel
 |---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-Peak RSS of the service under this load: PostgreSQL ${pg.peakMb.toFixed(0)} MB, PGlite ${pglite.peakMb.toFixed(0)} MB
-(PGlite holds the whole database engine in the service's process).
+Peak RSS of the service under this load: PostgreSQL ${pg.peakMb.toFixed(0)} MB (no cache ${pgNoCache.peakMb.toFixed(0)} MB),
+PGlite ${pglite.peakMb.toFixed(0)} MB (no cache ${pgliteNoCache.peakMb.toFixed(0)} MB; PGlite holds the whole database
+engine in the service's process). "No cache" is \`RESPONSE_CACHE_MB=0\`: every request runs its queries.
 
-Targets on PostgreSQL: GET by slug ≥ 40 % of baseline with p99 ≤ 25 ms — ${((100 * slug.rps) / baseline.rps).toFixed(0)} %,
+Targets on PostgreSQL, default configuration: GET by slug ≥ 40 % of baseline with p99 ≤ 25 ms — ${((100 * slug.rps) / baseline.rps).toFixed(0)} %,
 p99 ${slug.p99} ms: ${check(slug.rps >= 0.4 * baseline.rps && slug.p99 <= 25)}; filtered list ≥ 25 % —
 ${((100 * list.rps) / baseline.rps).toFixed(0)} %: ${check(list.rps >= 0.25 * baseline.rps)}; search p99 ≤ 40 ms — ${search.p99} ms:
 ${check(search.p99 <= 40)}; RSS ≤ 250 MB — ${pg.peakMb.toFixed(0)} MB: ${check(pg.peakMb <= 250)}.
