@@ -105,7 +105,9 @@ async function preparePostgres(url: string): Promise<string> {
   if (reuse) {
     try {
       const database = openPostgres({ url: withDatabase(url, 'plant_bench'), poolSize: 1 });
-      const { rows } = (await database.db.execute(sql`select count(*)::int as n from species`)) as unknown as {
+      const { rows } = (await database.db.execute(
+        sql`select count(*)::int as n from species`,
+      )) as unknown as {
         rows: { n: number }[];
       };
       await database.close();
@@ -153,9 +155,15 @@ async function main() {
     const pgUrl = await preparePostgres(serverUrl);
     const pgliteDir = await preparePglite();
     const pg = await benchService('postgres', { DATABASE_URL: pgUrl });
-    const pgNoCache = await benchService('postgres, no cache', { DATABASE_URL: pgUrl, RESPONSE_CACHE_MB: '0' });
+    const pgNoCache = await benchService('postgres, no cache', {
+      DATABASE_URL: pgUrl,
+      RESPONSE_CACHE_MB: '0',
+    });
     const pglite = await benchService('pglite', { DATA_DIR: pgliteDir });
-    const pgliteNoCache = await benchService('pglite, no cache', { DATA_DIR: pgliteDir, RESPONSE_CACHE_MB: '0' });
+    const pgliteNoCache = await benchService('pglite, no cache', {
+      DATA_DIR: pgliteDir,
+      RESPONSE_CACHE_MB: '0',
+    });
     const baseline = await benchBaseline(pg.bodies);
     console.log(`baseline: ${baseline.rps.toFixed(0)} req/s p99 ${baseline.p99} ms`);
 

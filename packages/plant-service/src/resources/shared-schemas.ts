@@ -1,10 +1,10 @@
 /** Schemas with an $id: registered once, referenced by routes, emitted as OpenAPI components. */
-import { CompanionWithNamesSchema } from './companions/schemas.js';
+import { CompanionRelationshipSchema, CompanionWithNamesSchema } from './companions/schemas.js';
 import { CultivarPageSchema, CultivarSchema, CultivarSupplierSchema } from './cultivars/schemas.js';
 import { FamilyPageSchema, FamilySchema } from './families/schemas.js';
 import { ImageSchema } from './images/schemas.js';
 import { SearchResultSchema } from './search/schemas.js';
-import { CompanionRelationshipSchema, SpeciesPageSchema, SpeciesSchema } from './species/schemas.js';
+import { SpeciesPageSchema, SpeciesSchema } from './species/schemas.js';
 import { SupplierListSchema, SupplierSchema } from './suppliers/schemas.js';
 
 export const sharedSchemas = [

@@ -6,11 +6,11 @@
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from '../helpers/free-port.js';
 
 const run = promisify(execFile);
 
@@ -23,17 +23,6 @@ function findBinDir(): string {
     'PostgreSQL tests need a server: set TEST_DATABASE_URL (e.g. postgres://postgres:postgres@127.0.0.1:5432/postgres) ' +
       'or install PostgreSQL (Debian: apt-get install postgresql) so the suite can start its own.',
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startThrowawayCluster(): Promise<{ url: string; stop: () => Promise<void> }> {

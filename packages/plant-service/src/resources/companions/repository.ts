@@ -1,8 +1,7 @@
-import { aliasedTable, asc, eq, inArray, sql } from 'drizzle-orm';
+import { aliasedTable, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { companions, species } from '../../db/tables.js';
-import type { CompanionRelationship } from '../species/schemas.js';
-import type { CompanionWithNames } from './schemas.js';
+import type { CompanionRelationship, CompanionWithNames } from './schemas.js';
 
 const a = aliasedTable(species, 'a');
 const b = aliasedTable(species, 'b');
@@ -37,6 +36,14 @@ export const companionRepository = {
       .orderBy(asc(a.name_scientific), asc(b.name_scientific), asc(companions.id)) as Promise<
       CompanionWithNames[]
     >;
+  },
+  /** Relations where the species is either side, oldest first. */
+  ofSpecies(ex: Executor, speciesId: string): Promise<CompanionRelationship[]> {
+    return ex
+      .select(relationColumns)
+      .from(companions)
+      .where(or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)))
+      .orderBy(asc(companions.created_at), asc(companions.id));
   },
   async existingSpecies(ex: Executor, ids: string[]): Promise<Set<string>> {
     const rows = await ex.select({ id: species.id }).from(species).where(inArray(species.id, ids));

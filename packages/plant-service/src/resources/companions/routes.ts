@@ -2,8 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { Deleted, errors, sessionSecurity, writeErrors } from '../../http/route-schemas.js';
 import { Ref } from '../../schema/types.js';
-import { CompanionRelationshipSchema } from '../species/schemas.js';
-import { CompanionIdParams, CompanionWithNamesSchema, CreateCompanionSchema } from './schemas.js';
+import {
+  CompanionIdParams,
+  CompanionRelationshipSchema,
+  CompanionWithNamesSchema,
+  CreateCompanionSchema,
+} from './schemas.js';
 import type { companionService } from './service.js';
 
 const tags = ['companions'];

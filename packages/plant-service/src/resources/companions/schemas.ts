@@ -2,7 +2,8 @@ import { type Static, Type } from 'typebox';
 import { Nullable, Timestamp, Uuid } from '../../schema/types.js';
 import { RELATIONSHIPS } from '../../schema/vocabularies.js';
 
-export const CompanionWithNamesSchema = Type.Object(
+/** A companion relation as listed for one species (spec 2.6). */
+export const CompanionRelationshipSchema = Type.Object(
   {
     id: Uuid,
     species_a_id: Uuid,
@@ -11,6 +12,15 @@ export const CompanionWithNamesSchema = Type.Object(
     mechanism: Nullable(Type.String()),
     source_url: Nullable(Type.String()),
     created_at: Timestamp,
+  },
+  { $id: 'CompanionRelationship' },
+);
+export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;
+
+/** A relation plus both species' names, slugs and primary images (spec 2.6). */
+export const CompanionWithNamesSchema = Type.Object(
+  {
+    ...CompanionRelationshipSchema.properties,
     species_a_scientific: Type.String(),
     species_a_de: Nullable(Type.String()),
     species_a_slug: Type.String(),

@@ -4,9 +4,8 @@
  */
 import type { Database } from '../../db/client.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
-import type { CompanionRelationship } from '../species/schemas.js';
 import { companionRepository as repo } from './repository.js';
-import type { CompanionWithNames, CreateCompanion } from './schemas.js';
+import type { CompanionRelationship, CompanionWithNames, CreateCompanion } from './schemas.js';
 
 export function companionService({ db }: Database) {
   return {

@@ -4,7 +4,7 @@ import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type { EntityImages } from '../images/service.js';
-import { prefixQuery } from '../search/tsquery.js';
+import { withSearch } from '../search/tsquery.js';
 import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
 import type {
   CreateCultivar,
@@ -30,13 +30,8 @@ export function cultivarService({ db }: Database, images?: EntityImages) {
   }
 
   return {
-    list(q: CultivarListQuery): Promise<Page<Cultivar>> {
-      const tsquery = q.search === undefined ? null : prefixQuery(q.search);
-      if (q.search !== undefined && tsquery === null) {
-        return Promise.resolve({ data: [], total: 0, page: q.page, per_page: q.per_page });
-      }
-      return repo.list(db, q, tsquery);
-    },
+    list: (q: CultivarListQuery): Promise<Page<Cultivar>> =>
+      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
 
     get: (ref: string) => getOrThrow(db, ref),
 

@@ -4,18 +4,14 @@ import type { Page } from '../../db/paging.js';
 import { Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type { EntityImages } from '../images/service.js';
-import { prefixQuery } from '../search/tsquery.js';
+import { withSearch } from '../search/tsquery.js';
 import { familyRepository as repo } from './repository.js';
 import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from './schemas.js';
 
 export function familyService({ db }: Database, images?: EntityImages) {
   return {
-    async list(q: FamilyListQuery): Promise<Page<Family>> {
-      const tsquery = q.search === undefined ? null : prefixQuery(q.search);
-      if (q.search !== undefined && tsquery === null)
-        return { data: [], total: 0, page: q.page, per_page: q.per_page };
-      return repo.list(db, q, tsquery);
-    },
+    list: (q: FamilyListQuery): Promise<Page<Family>> =>
+      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
 
     async get(ref: string): Promise<Family> {
       const family = await repo.findByRef(db, ref);

@@ -6,6 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Page, PageRequest } from '../../db/paging.js';
 
 const MAX_LEXEMES = 16;
 
@@ -17,6 +18,20 @@ export function prefixQuery(text: string): string | null {
     .slice(0, MAX_LEXEMES);
   if (lexemes.length === 0) return null;
   return lexemes.map((lexeme) => `'${lexeme}':*`).join(' & ');
+}
+
+/**
+ * Runs a paginated list with an optional \`search\` (issue 2: lists use the same full-text search
+ * as /api/v1/search); a \`search\` with nothing searchable in it gives an empty page.
+ */
+export function withSearch<T>(
+  q: { search?: string | undefined } & PageRequest,
+  run: (tsquery: string | null) => Promise<Page<T>>,
+): Promise<Page<T>> {
+  if (q.search === undefined) return run(null);
+  const query = prefixQuery(q.search);
+  if (query === null) return Promise.resolve({ data: [], total: 0, page: q.page, per_page: q.per_page });
+  return run(query);
 }
 
 const tsquery = (query: string) => sql`to_tsquery('simple', plant_fold(${query}))`;

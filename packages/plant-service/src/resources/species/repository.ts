@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, gte, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
-import { companions, cultivars, families, species } from '../../db/tables.js';
+import { cultivars, families, species } from '../../db/tables.js';
 import { matches, rankBy } from '../search/tsquery.js';
-import type { CompanionRelationship, Species, SpeciesListQuery } from './schemas.js';
+import type { Species, SpeciesListQuery } from './schemas.js';
 
 function filters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
@@ -50,21 +50,6 @@ export const speciesRepository = {
       .update(cultivars)
       .set({ rootstock_species_id: null })
       .where(eq(cultivars.rootstock_species_id, speciesId));
-  },
-  async companions(ex: Executor, speciesId: string): Promise<CompanionRelationship[]> {
-    return ex
-      .select({
-        id: companions.id,
-        species_a_id: companions.species_a_id,
-        species_b_id: companions.species_b_id,
-        relationship: companions.relationship,
-        mechanism: companions.mechanism,
-        source_url: companions.source_url,
-        created_at: companions.created_at,
-      })
-      .from(companions)
-      .where(or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)))
-      .orderBy(asc(companions.created_at), asc(companions.id));
   },
 };
 

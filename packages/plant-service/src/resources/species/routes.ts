@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import { catalogueRoutes } from '../../http/catalogue-routes.js';
 import { errors } from '../../http/route-schemas.js';
 import { Ref, RefParams } from '../../schema/types.js';
+import { CompanionRelationshipSchema } from '../companions/schemas.js';
 import {
-  CompanionRelationshipSchema,
   CreateSpeciesSchema,
   SpeciesListQuery,
   SpeciesPageSchema,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { payloadProps, recordProps } from '../../schema/fields.js';
-import { Nullable, Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
+import { Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../schema/vocabularies.js';
 import { speciesFields } from './fields.js';
 
@@ -57,18 +57,3 @@ export const SpeciesListQuery = Type.Object(
   { additionalProperties: false },
 );
 export type SpeciesListQuery = Static<typeof SpeciesListQuery>;
-
-/** A companion relation as listed for one species (spec 2.6). */
-export const CompanionRelationshipSchema = Type.Object(
-  {
-    id: Uuid,
-    species_a_id: Uuid,
-    species_b_id: Uuid,
-    relationship: Type.String(),
-    mechanism: Nullable(Type.String()),
-    source_url: Nullable(Type.String()),
-    created_at: Timestamp,
-  },
-  { $id: 'CompanionRelationship' },
-);
-export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;

@@ -3,16 +3,12 @@ import type { Database, Executor } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import { companionRepository } from '../companions/repository.js';
+import type { CompanionRelationship } from '../companions/schemas.js';
 import type { EntityImages } from '../images/service.js';
-import { prefixQuery } from '../search/tsquery.js';
+import { withSearch } from '../search/tsquery.js';
 import { familyExists, speciesRepository as repo } from './repository.js';
-import type {
-  CompanionRelationship,
-  CreateSpecies,
-  Species,
-  SpeciesListQuery,
-  UpdateSpecies,
-} from './schemas.js';
+import type { CreateSpecies, Species, SpeciesListQuery, UpdateSpecies } from './schemas.js';
 
 export function speciesService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Species> {
@@ -28,13 +24,8 @@ export function speciesService({ db }: Database, images?: EntityImages) {
   }
 
   return {
-    list(q: SpeciesListQuery): Promise<Page<Species>> {
-      const tsquery = q.search === undefined ? null : prefixQuery(q.search);
-      if (q.search !== undefined && tsquery === null) {
-        return Promise.resolve({ data: [], total: 0, page: q.page, per_page: q.per_page });
-      }
-      return repo.list(db, q, tsquery);
-    },
+    list: (q: SpeciesListQuery): Promise<Page<Species>> =>
+      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
 
     get: (ref: string) => getOrThrow(db, ref),
 
@@ -74,7 +65,7 @@ export function speciesService({ db }: Database, images?: EntityImages) {
 
     async companions(ref: string): Promise<CompanionRelationship[]> {
       const found = await getOrThrow(db, ref);
-      return repo.companions(db, found.id);
+      return companionRepository.ofSpecies(db, found.id);
     },
   };
 }
