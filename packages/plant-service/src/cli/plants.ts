@@ -30,7 +30,7 @@ const USAGE = `Usage: npm run plants -- <command>
                                   Write one file per resource (default JSON Lines).
   export -                        Write the typed stream (as GET /api/v1/export) to stdout
                                   (use npm run -s, so npm prints no banner into it).
-  check <dir|file>...             Check files without a database: schemas, duplicates, and
+  check <dir|file|->...           Check files without a database: schemas, duplicates, and
                                   references within the files.
 
 Database: DATABASE_URL, else the embedded database under DATA_DIR (as the server).`;
@@ -100,7 +100,7 @@ async function runExport(args: string[]): Promise<void> {
 
 async function runCheck(inputs: string[]): Promise<void> {
   if (inputs.length === 0) throw new UsageError('check: name at least one directory or file');
-  const { sources, problems } = await checkInput(inputs);
+  const { sources, problems } = await checkInput(inputs, process.stdin);
   if (problems.length > 0) throw new InvalidDataset(problems);
   console.log(`${sources.length} records, no problems`);
 }

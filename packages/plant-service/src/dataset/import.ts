@@ -75,8 +75,9 @@ export async function importDataset(
 /** Checks input without a database: references must resolve within the input itself. */
 export async function checkInput(
   inputs: readonly string[],
+  stdin?: Readable,
 ): Promise<{ sources: SourceRecord[]; problems: Problem[] }> {
-  const { records, problems } = await readDataset(inputs);
+  const { records, problems } = await readDataset(inputs, stdin);
   const checked = checkDataset(records);
   return {
     sources: records,

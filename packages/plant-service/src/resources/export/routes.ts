@@ -61,7 +61,7 @@ export const exportRoutes =
         if (noneMatch(Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch, `"${version}"`)) {
           return reply.code(304).header('etag', `"${version}"`).send();
         }
-        const dump = await service.open(version);
+        const dump = await service.open();
         return reply
           .header('etag', `"${dump.version}"`)
           .type('application/x-ndjson; charset=utf-8')

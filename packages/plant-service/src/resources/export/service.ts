@@ -57,10 +57,11 @@ export function exportService(database: Database) {
     /** The current version; a cheap query (dataset/export.ts exportVersion). */
     version: () => exportVersion(database.db),
 
-    /** A dump at `version`, or newer if the data changed since that version was read. */
-    open(version: string): Promise<Dump> {
+    /** A dump of the current data: the one already written if the data has not changed since. */
+    open(): Promise<Dump> {
       return exclusive(async () => {
-        if (current?.version !== version) {
+        // Read again inside the queue: a dump written while this request waited may be current.
+        if (current?.version !== (await exportVersion(database.db))) {
           const previous = current;
           current = await writeDump();
           // Streams still reading the previous file keep it open; the name goes now.
