@@ -13,12 +13,13 @@ export function startChild(
   args: string[],
   env: Record<string, string>,
   cwd: string,
+  nodeFlags: string[] = [],
 ): ChildProcess {
   return fork(entry, args, {
     cwd,
     env: { ...process.env, ...env },
     // Compiled JavaScript runs as is; TypeScript through tsx.
-    execArgv: entry.endsWith('.ts') ? ['--import', 'tsx'] : [],
+    execArgv: entry.endsWith('.ts') ? ['--import', 'tsx', ...nodeFlags] : nodeFlags,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
 }

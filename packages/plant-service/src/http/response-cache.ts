@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
+import { noneMatch } from './conditional.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -45,7 +46,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
       const entry = cache.get(request.url);
       if (!entry || entry.version !== feed.version) return;
       reply.header('etag', entry.etag).header('x-cache', 'HIT');
-      if (request.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+      if (noneMatch(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       return reply.type(entry.type).send(entry.body);
     });
 

@@ -88,3 +88,16 @@ describe('response cache and CORS preflights', () => {
     expect((await t.app.inject({ url: `/api/v1/families/${family.slug}` })).headers['x-cache']).toBe('HIT');
   });
 });
+
+describe('response cache revalidation', () => {
+  it('answers 304 to an If-None-Match list or weak form of the cached ETag', async () => {
+    const first = await t.app.inject({ url: '/api/v1/families' });
+    const etag = String(first.headers.etag);
+    for (const header of [`"other", ${etag}`, `W/${etag}`, '*']) {
+      const res = await t.app.inject({ url: '/api/v1/families', headers: { 'if-none-match': header } });
+      expect(res.statusCode, header).toBe(304);
+    }
+    const other = await t.app.inject({ url: '/api/v1/families', headers: { 'if-none-match': '"other"' } });
+    expect(other.statusCode).toBe(200);
+  });
+});

@@ -1,17 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyTypeProviderDefault } from 'fastify';
 import { Type } from 'typebox';
+import { noneMatch } from '../../http/conditional.js';
 import { NoQuery } from '../../http/route-schemas.js';
 import { ExportHeaders, ExportLineSchema } from './schemas.js';
 import type { ExportService } from './service.js';
-
-/** Whether an If-None-Match header matches `etag` (weak comparison, RFC 9110 §13.1.2). */
-function noneMatch(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === etag);
-}
 
 const ETAG_HEADER = {
   etag: {

@@ -7,9 +7,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { NotFound } from '../../errors.js';
+import { decideRange, noneMatch } from '../../http/conditional.js';
 import { errors } from '../../http/route-schemas.js';
 import { ErrorBody, Ref } from '../../schema/types.js';
-import { decideRange, noneMatch } from './conditional.js';
 import type { ImageDelivery } from './delivery.js';
 import { type ImageWidth, ImgQuery } from './schemas.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideRange, noneMatch } from '../../src/resources/images/conditional.js';
+import { decideRange, noneMatch } from '../../src/http/conditional.js';
 
 describe('If-None-Match', () => {
   it('matches a listed tag, weakly, or *', () => {

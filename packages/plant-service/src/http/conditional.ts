@@ -1,5 +1,5 @@
 /**
- * Conditional and range requests for binary responses: If-None-Match (RFC 9110 §13.1.2),
+ * Conditional and range requests, shared by /img, the export and the response cache: If-None-Match (RFC 9110 §13.1.2),
  * Range and If-Range (RFC 9110 §14.2, §13.1.5). Only single byte ranges are served; a request
  * for several ranges gets the whole representation, which §14.2 allows.
  */
