@@ -2,8 +2,8 @@
  * Query helpers shared by the catalogue resources (families, species, cultivars, suppliers):
  * lookup by slug-or-uuid, insert with a unique slug, update, delete. Only parameterised SQL.
  */
-import { eq, getTableColumns, like, or, type SQL, sql } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import { eq, getTableColumns, getTableName, like, or, type SQL, sql } from 'drizzle-orm';
+import { type PgColumn, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
 import { isUuid } from '../lib/slug.js';
 import type { Executor } from './client.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
@@ -20,8 +20,40 @@ export function refCondition(table: CatalogueTable, ref: string) {
   return isUuid(ref) ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref);
 }
 
+type Lookup = { execute(values: { ref: string }): Promise<unknown[]> };
+
+/**
+ * Lookups by slug or uuid are the hottest queries (every GET by ref): outside transactions they
+ * run as prepared statements, built once per database and table, so neither drizzle nor
+ * PostgreSQL plans them again on every request.
+ */
+const preparedLookups = new WeakMap<Executor, Map<string, Lookup>>();
+
+function preparedLookup(ex: Executor, table: CatalogueTable, by: 'id' | 'slug'): Lookup {
+  let lookups = preparedLookups.get(ex);
+  if (!lookups) preparedLookups.set(ex, (lookups = new Map()));
+  const name = `${getTableName(table)}_by_${by}`;
+  let lookup = lookups.get(name);
+  if (!lookup) {
+    lookup = ex
+      .select(publicColumns(table))
+      .from(table)
+      .where(eq(table[by], sql.placeholder('ref')))
+      .limit(1)
+      .prepare(name);
+    lookups.set(name, lookup);
+  }
+  return lookup;
+}
+
 export async function findByRef<T>(ex: Executor, table: CatalogueTable, ref: string): Promise<T | undefined> {
-  const rows = await ex.select(publicColumns(table)).from(table).where(refCondition(table, ref)).limit(1);
+  if (ex instanceof PgTransaction) {
+    const rows = await ex.select(publicColumns(table)).from(table).where(refCondition(table, ref)).limit(1);
+    return rows[0] as T | undefined;
+  }
+  const rows = isUuid(ref)
+    ? await preparedLookup(ex, table, 'id').execute({ ref: ref.toLowerCase() })
+    : await preparedLookup(ex, table, 'slug').execute({ ref });
   return rows[0] as T | undefined;
 }
 
