@@ -31,7 +31,10 @@ const preparedLookups = new WeakMap<Executor, Map<string, Lookup>>();
 
 function preparedLookup(ex: Executor, table: CatalogueTable, by: 'id' | 'slug'): Lookup {
   let lookups = preparedLookups.get(ex);
-  if (!lookups) preparedLookups.set(ex, (lookups = new Map()));
+  if (!lookups) {
+    lookups = new Map();
+    preparedLookups.set(ex, lookups);
+  }
   const name = `${getTableName(table)}_by_${by}`;
   let lookup = lookups.get(name);
   if (!lookup) {
