@@ -189,6 +189,7 @@ async function main() {
     const list = pg.results['filtered species list'];
     const search = pg.results['two-term search'];
     const check = (ok: boolean) => (ok ? 'met' : '**missed**');
+    const pct = (r: LoadResult) => `${((100 * r.rps) / baseline.rps).toFixed(0)} %`;
     const body = `
 ## Plant service API (issue 2) — \`npm run bench\`
 
@@ -217,11 +218,12 @@ ${check(search.p99 <= 40)}; RSS ≤ 250 MB — ${pg.peakMb.toFixed(0)} MB: ${che
 
 Read the two halves together: each scenario cycles through a bounded set of URLs (1,000 slugs, 200
 list filters, 20 cultivar pages, 200 searches), so after the warm-up the default configuration answers
-from the response cache; the "no cache" rows are what every cache miss costs: a new URL, or the first
-read after any write. Those are far from the targets (GET by slug 4 % of baseline, search p99 in the
-hundreds of milliseconds on 50,000 species and 100,000 cultivars); making the queries themselves
-faster (prepared statements, a narrower count for pagination, search over a materialised name index)
-is open work.
+from the response cache; the "no cache" rows are what every cache miss costs (a new URL, or the first
+read after any write): on PostgreSQL GET by slug ${pct(pgNoCache.results['GET species by slug'])} of baseline
+(p99 ${pgNoCache.results['GET species by slug'].p99} ms; lookups by ref are prepared statements), filtered list
+${pct(pgNoCache.results['filtered species list'])}, search p99 ${pgNoCache.results['two-term search'].p99} ms, cultivar list p99
+${pgNoCache.results['cultivar list'].p99} ms (an exact count of 100,000 rows per page). Faster uncached lists and search
+(prepared list queries, a cheaper total, a narrower search index) are open work.
 `;
     await writeSection(resultsFile, 'bench:api', body);
     console.log(`results written to ${resultsFile}`);
