@@ -282,6 +282,15 @@ describe('NPC end to end', () => {
   it('POST /look turns toward the player, and to yaw/pitch; the player sees the yaw change', async () => {
     const npcAt = npcEntity(alice).position.clone();
     await teleport(alice, Math.floor(npcAt.x) + 0.5, npcAt.y, Math.floor(npcAt.z) - 4.5);
+    // The NPC must have seen the teleport before it is asked to look: otherwise it turns toward
+    // where Alice stood a moment ago (seen once in CI).
+    type WorldPlayers = { players: { name: string; position: { x: number; y: number; z: number } }[] };
+    await eventually(
+      async () => (await call<WorldPlayers>('GET', '/world')).body.players.find((p) => p.name === 'Alice'),
+      (p) =>
+        p !== undefined &&
+        Math.hypot(p.position.x - alice.entity.position.x, p.position.z - alice.entity.position.z) < 0.5,
+    );
     const expectedYaw = Math.atan2(
       -(alice.entity.position.x - npcAt.x),
       -(alice.entity.position.z - npcAt.z),
