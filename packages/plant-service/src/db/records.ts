@@ -16,7 +16,7 @@ export function publicColumns(table: PgTable): Record<string, PgColumn> {
   return rest;
 }
 
-export function refCondition(table: CatalogueTable, ref: string) {
+function refCondition(table: CatalogueTable, ref: string) {
   return isUuid(ref) ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref);
 }
 

@@ -17,7 +17,8 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
 
 ## Conventions
 - \`{ref}\` in a path is a record's slug or its uuid.
-- Every successful response is 200, including creates and deletes.
+- Every successful response is 200, including creates and deletes. \`/\` (where login and logout land)
+  redirects to \`/api/docs\`.
 - Errors are \`{"error": "..."}\`; validation errors name the field or parameter
   (\`{"error": "ph_min: must be <= 14", "field": "ph_min", "in": "body"}\`).
 

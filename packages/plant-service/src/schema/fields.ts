@@ -12,7 +12,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { type Static, type TOptional, type TSchema, Type } from 'typebox';
+import { type TOptional, type TSchema, Type } from 'typebox';
 import { Nullable, type TNullable } from './types.js';
 
 export interface FieldDef<S extends TSchema = TSchema, W extends boolean = boolean> {
@@ -140,5 +140,3 @@ export function columns<F extends Fields>(fields: F): Record<keyof F, PgColumnBu
     PgColumnBuilderBase
   >;
 }
-
-export type FieldValues<F extends Fields> = { [K in keyof F]: Static<F[K]['schema']> | null };

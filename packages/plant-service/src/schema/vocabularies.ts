@@ -19,5 +19,4 @@ export const SUCCESSION_STAGES = ['pioneer', 'early', 'mid', 'late', 'climax'] a
 export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'] as const;
 export const ENTITY_TYPES = ['family', 'species', 'cultivar'] as const;
 
-export type PlantLayer = (typeof PLANT_LAYERS)[number];
 export type EntityType = (typeof ENTITY_TYPES)[number];
