@@ -102,11 +102,28 @@ export class MineflayerGame implements GameAdapter {
       bot.end();
       throw error;
     }
+    // A kick or a dropped connection from here on must be seen: subscribe to `end` before the settle
+    // below, or a kick during it would leave the NPC believing it is connected to a dead bot.
+    let ended: string | null = null;
+    bot.once('end', (reason) => {
+      ended = problem ?? `connection ended (${reason})`;
+      const wasCurrent = this.#bot === bot;
+      const wasConnected = this.#connected;
+      this.#connected = false;
+      if (wasCurrent) {
+        this.#bot = null;
+        if (wasConnected) this.#emit({ type: 'disconnected', reason: ended });
+      }
+    });
     // Servers re-send the position once the client has settled in (flying-squid after its first
     // movement packet); a goal set before that would be undone, so give it a moment.
     await withDeadline(signal, SETTLE_MS, (settle) =>
-      until<void>(bot, settle, (resolve, _reject, on) => on('forcedMove', () => resolve())),
+      until<void>(bot, settle, (resolve, _reject, on) => {
+        on('forcedMove', () => resolve());
+        on('end', () => resolve());
+      }),
     );
+    if (ended !== null) throw new ActionError('disconnected', ended);
     const movements = new Movements(bot);
     // The NPC must not dig through or build on someone else's world to reach a goal.
     movements.canDig = false;
@@ -117,14 +134,6 @@ export class MineflayerGame implements GameAdapter {
     bot.on('whisper', (username, message) => this.#chat(bot, username, message, true));
     bot.on('death', () => this.#emit({ type: 'died' }));
     bot.on('respawn', () => this.#emit({ type: 'respawned' }));
-    bot.once('end', (reason) => {
-      const wasCurrent = this.#bot === bot;
-      this.#connected = false;
-      if (wasCurrent) {
-        this.#bot = null;
-        this.#emit({ type: 'disconnected', reason: problem ?? `connection ended (${reason})` });
-      }
-    });
   }
 
   async disconnect(): Promise<void> {
