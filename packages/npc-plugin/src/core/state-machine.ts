@@ -102,7 +102,10 @@ export class BehaviourStateMachine {
   #lastGoal: GoalRecord | null = null;
   #nextGoalId = 1;
   #queue: Promise<unknown> = Promise.resolve();
+  /** Counts `stop` calls; a queued start that sees a later count was stopped before it began. */
+  #stops = 0;
   readonly #listeners = new Set<Listener>();
+  readonly #goalListeners = new Set<(goal: GoalRecord) => void>();
 
   constructor(private readonly game: GameAdapter) {}
 
@@ -120,6 +123,12 @@ export class BehaviourStateMachine {
     return () => this.#listeners.delete(listener);
   }
 
+  /** Called with a goal when it starts (status `active`) and again when it ends. */
+  onGoal(listener: (goal: GoalRecord) => void): () => void {
+    this.#goalListeners.add(listener);
+    return () => this.#goalListeners.delete(listener);
+  }
+
   /** Connection states are set by the connection supervisor; a disconnect stops whatever runs. */
   setConnectionState(state: 'offline' | 'connecting' | 'idle'): void {
     if (state === 'offline') this.#running?.controller.abort(new StopReason('disconnected'));
@@ -135,23 +144,31 @@ export class BehaviourStateMachine {
    * goal at once; `done` settles with the goal's final record.
    */
   start<P>(behaviour: Behaviour<P>, params: P): Promise<{ goal: GoalRecord; done: Promise<GoalRecord> }> {
-    const next = this.#queue.then(() => this.#start(behaviour, params));
+    const ticket = this.#stops;
+    const next = this.#queue.then(() => this.#start(behaviour, params, ticket));
     this.#queue = next.catch(() => undefined);
     return next;
   }
 
-  /** Stops the running behaviour (`POST /move {stop: true}`); returns the stopped goal, if any. */
+  /**
+   * Stops the running behaviour (`POST /move {stop: true}`) and every start queued before this stop,
+   * so a start waiting for the old goal to let go never begins after it; returns the stopped goal.
+   */
   async stop(): Promise<GoalRecord | null> {
+    this.#stops += 1;
     const running = this.#running;
-    if (!running) return null;
-    running.controller.abort(new StopReason('cancelled'));
-    return settleWithin(running.done, RELEASE_TIMEOUT_MS);
+    running?.controller.abort(new StopReason('cancelled'));
+    const stopped = this.#queue.then(() => (running ? settleWithin(running.done, RELEASE_TIMEOUT_MS) : null));
+    this.#queue = stopped.catch(() => undefined);
+    return stopped;
   }
 
   async #start<P>(
     behaviour: Behaviour<P>,
     params: P,
+    ticket: number,
   ): Promise<{ goal: GoalRecord; done: Promise<GoalRecord> }> {
+    if (ticket !== this.#stops) return this.#cancelledBeforeStart(behaviour, params);
     const from = this.#state;
     if (!canTransition(from, behaviour.state)) {
       throw new ConflictError(`cannot start ${behaviour.kind} while ${from}`, from);
@@ -161,20 +178,12 @@ export class BehaviourStateMachine {
       previous.controller.abort(new StopReason('preempted'));
       await settleWithin(previous.done, RELEASE_TIMEOUT_MS);
       if (this.#state === 'offline') throw new ConflictError('the NPC went offline', 'offline');
+      if (ticket !== this.#stops) return this.#cancelledBeforeStart(behaviour, params);
     }
     const controller = new AbortController();
     const guard = deadline(controller.signal, behaviour.timeoutMs(params));
     const signal = guard.signal;
-    const goal: GoalRecord = {
-      id: this.#nextGoalId++,
-      kind: behaviour.kind,
-      target: behaviour.describe(params),
-      status: 'active',
-      started_at: new Date().toISOString(),
-      ended_at: null,
-      progress: null,
-      error: null,
-    };
+    const goal = this.#newGoal(behaviour, params);
     const context: BehaviourContext = {
       game: this.game,
       signal,
@@ -183,9 +192,12 @@ export class BehaviourStateMachine {
       },
     };
     this.#set(behaviour.state);
+    this.#notifyGoal(goal);
     const outcome = (fallback: GoalStatus) =>
       signal.aborted ? statusOf(controller.signal, guard.timedOut()) : fallback;
-    const done = behaviour.run(params, context).then(
+    // A behaviour that throws before its first await fails like one that rejects: the goal ends and
+    // the deadline is cleared, instead of the state staying put with no goal.
+    const done = new Promise<void>((resolve) => resolve(behaviour.run(params, context))).then(
       () => this.#finish(goal, outcome('succeeded'), null),
       (error: unknown) => this.#finish(goal, outcome('failed'), messageOf(error)),
     );
@@ -195,11 +207,42 @@ export class BehaviourStateMachine {
     return { goal, done };
   }
 
+  #newGoal<P>(behaviour: Behaviour<P>, params: P): GoalRecord {
+    return {
+      id: this.#nextGoalId++,
+      kind: behaviour.kind,
+      target: behaviour.describe(params),
+      status: 'active',
+      started_at: new Date().toISOString(),
+      ended_at: null,
+      progress: null,
+      error: null,
+    };
+  }
+
+  /** A start overtaken by a later `stop` while it waited: recorded as cancelled, never run. */
+  #cancelledBeforeStart<P>(
+    behaviour: Behaviour<P>,
+    params: P,
+  ): { goal: GoalRecord; done: Promise<GoalRecord> } {
+    const goal = this.#newGoal(behaviour, params);
+    goal.status = 'cancelled';
+    goal.ended_at = goal.started_at;
+    this.#notifyGoal(goal);
+    if (!this.#running) {
+      this.#lastGoal = goal;
+      // The goal it was to pre-empt has let go already; with nothing taking over, the NPC rests.
+      if (this.#state !== 'offline' && this.#state !== 'connecting') this.#set('idle');
+    }
+    return { goal, done: Promise.resolve(goal) };
+  }
+
   #finish(goal: GoalRecord, status: GoalStatus, error: string | null): GoalRecord {
     goal.status = status;
     goal.ended_at = new Date().toISOString();
     if (status === 'timed_out') goal.error = 'timed out';
     else if (status === 'failed') goal.error = error;
+    this.#notifyGoal(goal);
     if (this.#running?.goal === goal) {
       this.#running = null;
       this.#lastGoal = goal;
@@ -207,6 +250,10 @@ export class BehaviourStateMachine {
       if (status !== 'preempted' && status !== 'disconnected' && this.#state !== 'offline') this.#set('idle');
     }
     return goal;
+  }
+
+  #notifyGoal(goal: GoalRecord): void {
+    for (const listener of this.#goalListeners) listener(goal);
   }
 
   #set(state: NpcState): void {

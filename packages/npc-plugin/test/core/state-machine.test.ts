@@ -119,3 +119,53 @@ describe('behaviour state machine', () => {
     expect(seen).toEqual(['offline->connecting', 'connecting->idle', 'idle->emoting', 'emoting->idle']);
   });
 });
+
+describe('behaviour state machine defects', () => {
+  it('fails a goal whose behaviour throws before its first await, and rests in idle', async () => {
+    const m = machine();
+    const throwing: Behaviour<void> = {
+      ...waiting('following', undefined, 60_000),
+      run: () => {
+        throw new Error('the bot is not ready');
+      },
+    };
+    const { goal, done } = await m.start(throwing, undefined);
+    expect(goal.kind).toBe('follow');
+    expect(await done).toMatchObject({ status: 'failed', error: 'the bot is not ready' });
+    expect(m.state).toBe('idle');
+    expect(m.goal?.id).toBe(goal.id);
+  });
+
+  it('a stop that arrives while a queued start waits for the old goal also cancels that start', async () => {
+    const m = machine();
+    // Lets go of the signal only 300 ms after it aborts, so the next start has to wait in the queue.
+    const slowToRelease: Behaviour<void> = {
+      ...waiting('following'),
+      run: async (_params, { signal }) => {
+        await sleep(60_000, undefined, { signal }).catch(() => undefined);
+        await sleep(300);
+      },
+    };
+    await m.start(slowToRelease, undefined);
+    const queued = m.start(waiting('moving'), undefined);
+    await sleep(20);
+    const stopped = m.stop();
+    const { goal, done } = await queued;
+    await stopped;
+    expect(goal.status).toBe('cancelled');
+    expect((await done).status).toBe('cancelled');
+    await sleep(50);
+    expect(m.state).toBe('idle');
+  });
+
+  it('a start queued after a stop still runs', async () => {
+    const m = machine();
+    await m.start(waiting('following'), undefined);
+    const stopped = m.stop();
+    const { goal } = await m.start(waiting('moving'), undefined);
+    expect((await stopped)?.status).toBe('cancelled');
+    expect(goal.status).toBe('active');
+    expect(m.state).toBe('moving');
+    await m.stop();
+  });
+});
