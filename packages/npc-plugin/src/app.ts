@@ -62,6 +62,7 @@ export async function buildApp(options: {
     tls: config.http.tls,
     accounts,
     loginFailuresPerMinute: config.http.loginFailuresPerMinute,
+    loginFailuresPerAddressPerMinute: config.http.loginFailuresPerAddressPerMinute,
     logger,
     title: `${descriptor.name} HTTP interface`,
     version: descriptor.version,

@@ -21,6 +21,7 @@ export interface Config {
     readonly accountsFile: string;
     readonly tls: { readonly cert: string; readonly key: string } | null;
     readonly loginFailuresPerMinute: number;
+    readonly loginFailuresPerAddressPerMinute: number;
   };
   readonly llm: {
     readonly baseUrl: string | null;
@@ -128,6 +129,18 @@ export function loadConfig(env: Env = process.env): Config {
   if (reconnectMaxMs < reconnectMinMs) {
     read.problems.push('NPC_RECONNECT_MAX_MS: must not be smaller than NPC_RECONNECT_MIN_MS');
   }
+  const loginFailuresPerMinute = read.int('NPC_LOGIN_FAILURES_PER_MINUTE', 5, 1, 10_000);
+  const loginFailuresPerAddressPerMinute = read.int(
+    'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
+    30,
+    1,
+    100_000,
+  );
+  if (loginFailuresPerAddressPerMinute < loginFailuresPerMinute) {
+    read.problems.push(
+      'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: must not be smaller than NPC_LOGIN_FAILURES_PER_MINUTE',
+    );
+  }
   const ignored = (read.optional('NPC_IGNORED_PLAYERS') ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -151,7 +164,8 @@ export function loadConfig(env: Env = process.env): Config {
       port: read.int('NPC_HTTP_PORT', Math.min(mcPort + 3, 65535), 0, 65535),
       accountsFile: read.string('NPC_ACCOUNTS_FILE', 'npc-accounts.json'),
       tls: cert !== null && key !== null ? { cert, key } : null,
-      loginFailuresPerMinute: read.int('NPC_LOGIN_FAILURES_PER_MINUTE', 5, 1, 10_000),
+      loginFailuresPerMinute,
+      loginFailuresPerAddressPerMinute,
     },
     llm: {
       baseUrl: read.url('LLM_BASE_URL'),

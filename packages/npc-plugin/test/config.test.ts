@@ -17,6 +17,7 @@ describe('configuration from the environment', () => {
       port: 25568,
       tls: null,
       loginFailuresPerMinute: 5,
+      loginFailuresPerAddressPerMinute: 30,
     });
     expect(config.llm).toMatchObject({ baseUrl: null, apiKey: null, timeoutMs: 20_000, maxRetries: 2 });
     expect(config.npc).toMatchObject({

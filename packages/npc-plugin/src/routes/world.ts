@@ -5,6 +5,12 @@ import { commonErrors, ErrorBody, WorldQuery, WorldReply } from './schemas.js';
 export const worldRoute =
   (npc: Npc, permission: string): FastifyPluginAsyncTypebox =>
   async (app) => {
+    // A query string is text; only a plain integer is read as the radius (the schema judges the rest).
+    app.addHook('preValidation', async (request) => {
+      const query = request.query as Record<string, unknown>;
+      if (typeof query.radius === 'string' && /^\d{1,9}$/.test(query.radius))
+        query.radius = Number(query.radius);
+    });
     app.get(
       '/world',
       {

@@ -17,7 +17,7 @@ export function parseBasic(header: string | undefined): { username: string; pass
 /**
  * The onRequest hook that guards every plugin route by its permission node (spec §5): anonymous
  * nodes pass; no credentials → 401; wrong credentials → 401 and a counted failure; a blocked
- * address → 429; valid credentials without the node → 403.
+ * address, or username from that address, → 429; valid credentials without the node → 403.
  */
 export function authenticator(accounts: AccountStore, throttle: LoginThrottle) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
@@ -25,11 +25,11 @@ export function authenticator(accounts: AccountStore, throttle: LoginThrottle) {
     if (!node || accounts.anonymousMay(node)) return;
     const credentials = parseBasic(request.headers.authorization);
     if (!credentials) throw new UnauthorizedError('authentication required');
-    const wait = throttle.blockedFor(request.ip);
+    const wait = throttle.blockedFor(request.ip, credentials.username);
     if (wait > 0) throw new TooManyRequestsError(`too many failed logins; retry in ${wait} s`, wait);
     const principal = await accounts.verify(credentials.username, credentials.password);
     if (!principal) {
-      throttle.failed(request.ip);
+      throttle.failed(request.ip, credentials.username);
       request.log.warn({ username: credentials.username }, 'failed login');
       throw new UnauthorizedError('invalid credentials');
     }

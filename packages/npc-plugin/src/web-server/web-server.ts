@@ -22,6 +22,7 @@ export interface WebServerOptions {
   tls: { cert: string; key: string } | null;
   accounts: AccountStore;
   loginFailuresPerMinute: number;
+  loginFailuresPerAddressPerMinute: number;
   logger: Logger;
   /** Title and version of the OpenAPI document. */
   title: string;
@@ -66,11 +67,16 @@ export class WebServer {
       // Client-facing timeouts: a slow or idle client must not hold a socket forever.
       requestTimeout: 30_000,
       connectionTimeout: 30_000,
-      // Unknown fields are rejected (400 naming them) rather than silently dropped.
-      ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+      // Unknown fields are rejected (400 naming them) rather than silently dropped, and values are
+      // never coerced: JSON null is not 0 and "5" is not 5. Query strings are text by nature; the
+      // routes that take a number there convert it themselves.
+      ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } },
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as WebApp;
 
-    const throttle = new LoginThrottle(options.loginFailuresPerMinute);
+    const throttle = new LoginThrottle(
+      options.loginFailuresPerMinute,
+      options.loginFailuresPerAddressPerMinute,
+    );
     app.addHook('onRequest', authenticator(options.accounts, throttle));
     app.setErrorHandler(errorHandler);
     app.setNotFoundHandler((request, reply) => {

@@ -62,6 +62,15 @@ describe('request validation and conflicts', () => {
     ],
     ['emote', 'a half target', { name: 'point_at', target: { x: 1 } }, 'target.y'],
     ['spawn', 'a partial position', { x: 1 }, 'y'],
+    ['spawn', 'null coordinates', { x: null, y: 5, z: null }, 'x'],
+    ['spawn', 'a coordinate sent as a string', { x: 1, y: '5', z: 1 }, 'y'],
+    ['move', 'null coordinates', { x: null, y: 5, z: null }, 'x'],
+    ['move', 'a coordinate sent as a string', { x: '1', y: 5, z: 1 }, 'x'],
+    ['move', 'a follow distance sent as a string', { follow: 'Alice', distance: '3' }, 'distance'],
+    ['look', 'a yaw sent as a string', { yaw: '10', pitch: 0 }, 'yaw'],
+    ['look', 'a null entity id', { entity_id: null }, 'entity_id'],
+    ['emote', 'a null target coordinate', { name: 'point_at', target: { x: null, y: 1, z: 1 } }, 'target.x'],
+    ['chat', 'a number as the message', { message: 42 }, 'message'],
   ];
 
   for (const [endpoint, what, payload, field] of cases) {
@@ -100,6 +109,18 @@ describe('request validation and conflicts', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().field).toBe('radius');
+  });
+
+  it('reads a plain integer radius from the query string and refuses anything else naming radius', async () => {
+    const world = (query: string) =>
+      app.web.app.inject({ method: 'GET', url: `/npc/world?${query}`, headers: { authorization } });
+    // Valid: the request passes validation and reaches the NPC, which is offline here.
+    expect((await world('radius=16')).statusCode).toBe(409);
+    for (const bad of ['radius=abc', 'radius=1.5', 'radius=', 'radius=-3']) {
+      const response = await world(bad);
+      expect(response.statusCode, bad).toBe(400);
+      expect(response.json().field, bad).toBe('radius');
+    }
   });
 
   it('answers 404 {error} for an unknown route', async () => {

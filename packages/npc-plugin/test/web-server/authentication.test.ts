@@ -108,7 +108,7 @@ describe('the anonymous group', () => {
 });
 
 describe('failed-login rate limit', () => {
-  it('answers 429 with Retry-After after NPC_LOGIN_FAILURES_PER_MINUTE failures, even to the right password', async () => {
+  it('answers 429 with Retry-After after NPC_LOGIN_FAILURES_PER_MINUTE failures for a name, even to the right password', async () => {
     const accounts = await writeAccounts([
       { username: 'all', password: 'pw-all', permissions: ['npc.web.*'] },
     ]);
@@ -124,6 +124,46 @@ describe('failed-login rate limit', () => {
       expect(blocked.json().error).toMatch(/too many failed logins/);
       // Requests without credentials are not failures and still get the 401 challenge.
       expect((await app.web.app.inject({ method: 'GET', url: '/npc/status' })).statusCode).toBe(401);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a locked username does not lock the other accounts behind the same address', async () => {
+    const accounts = await writeAccounts([
+      { username: 'ops', password: 'pw-ops', permissions: ['npc.web.*'] },
+      { username: 'other', password: 'pw-other', permissions: ['npc.web.*'] },
+    ]);
+    const app = await buildTestApp(accounts, { NPC_LOGIN_FAILURES_PER_MINUTE: '3' });
+    const status = (authorization: string, remoteAddress = '10.0.0.7') =>
+      app.web.app.inject({ method: 'GET', url: '/npc/status', headers: { authorization }, remoteAddress });
+    try {
+      for (let i = 0; i < 3; i++) expect((await status(basic('ops', `guess-${i}`))).statusCode).toBe(401);
+      expect((await status(basic('ops', 'pw-ops'))).statusCode).toBe(429);
+      expect((await status(basic('other', 'pw-other'))).statusCode).toBe(200);
+      // The same name from another address is not locked either.
+      expect((await status(basic('ops', 'pw-ops'), '10.0.0.8')).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a burst from one address against many names still throttles that address', async () => {
+    const accounts = await writeAccounts([
+      { username: 'ops', password: 'pw-ops', permissions: ['npc.web.*'] },
+    ]);
+    const app = await buildTestApp(accounts, {
+      NPC_LOGIN_FAILURES_PER_MINUTE: '3',
+      NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '6',
+    });
+    const status = (authorization: string, remoteAddress = '10.0.0.9') =>
+      app.web.app.inject({ method: 'GET', url: '/npc/status', headers: { authorization }, remoteAddress });
+    try {
+      for (let i = 0; i < 6; i++) expect((await status(basic(`name${i}`, 'guess'))).statusCode).toBe(401);
+      const blocked = await status(basic('ops', 'pw-ops'));
+      expect(blocked.statusCode).toBe(429);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await status(basic('ops', 'pw-ops'), '10.0.0.10')).statusCode).toBe(200);
     } finally {
       await app.close();
     }
