@@ -18,9 +18,9 @@ export interface NpcApp {
 }
 
 export function gatewayFor(config: Config): LlmGateway {
-  const { baseUrl, model, apiKey, timeoutMs, maxRetries } = config.llm;
+  const { baseUrl, model, apiKey, timeoutMs, maxRetries, maxResponseBytes } = config.llm;
   return baseUrl
-    ? new OpenAiGateway({ baseUrl, model, apiKey, timeoutMs, maxRetries })
+    ? new OpenAiGateway({ baseUrl, model, apiKey, timeoutMs, maxRetries, maxResponseBytes })
     : new OfflineGateway(model);
 }
 

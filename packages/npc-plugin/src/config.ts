@@ -1,3 +1,4 @@
+import { TOOL_NAMES, type ToolName } from './core/tools/tool-schemas.js';
 import { StartupError } from './errors.js';
 
 /** Default system prompt; `NPC_SYSTEM_PROMPT` replaces it (issue 6, Conversation). */
@@ -29,6 +30,7 @@ export interface Config {
     readonly apiKey: string | null;
     readonly timeoutMs: number;
     readonly maxRetries: number;
+    readonly maxResponseBytes: number;
   };
   readonly npc: {
     readonly autoSpawn: boolean;
@@ -44,6 +46,12 @@ export interface Config {
     readonly followTimeoutMs: number;
     readonly maxMoveDistance: number;
     readonly worldRadiusMax: number;
+    readonly tools: readonly ToolName[];
+    readonly toolPlayers: readonly string[] | null;
+    readonly replyMaxChars: number;
+    readonly replyMaxLines: number;
+    readonly llmConcurrency: number;
+    readonly llmDailyTokens: number | null;
   };
   readonly logLevel: string;
 }
@@ -64,6 +72,16 @@ class EnvReader {
     const value = this.raw(name) ?? fallback;
     if (pattern && !pattern.test(value)) this.problems.push(`${name}=${JSON.stringify(value)}: ${hint}`);
     return value;
+  }
+
+  /** A comma-separated list; null when unset, [] when set to the empty string. */
+  list(name: string): string[] | null {
+    const value = this.env[name];
+    if (value === undefined) return null;
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   }
 
   optional(name: string): string | null {
@@ -150,6 +168,19 @@ export function loadConfig(env: Env = process.env): Config {
       read.problems.push(`NPC_IGNORED_PLAYERS: ${JSON.stringify(name)} is not a player name`);
   }
 
+  const tools = read.list('NPC_TOOLS') ?? [...TOOL_NAMES];
+  for (const tool of tools) {
+    if (!(TOOL_NAMES as readonly string[]).includes(tool))
+      read.problems.push(`NPC_TOOLS: ${JSON.stringify(tool)} is not one of ${TOOL_NAMES.join(', ')}`);
+  }
+  const toolPlayers = read.list('NPC_TOOL_PLAYERS');
+  for (const name of toolPlayers ?? []) {
+    if (!USERNAME.test(name))
+      read.problems.push(`NPC_TOOL_PLAYERS: ${JSON.stringify(name)} is not a player name`);
+  }
+  const dailyTokens =
+    read.optional('NPC_LLM_DAILY_TOKENS') === null ? null : read.int('NPC_LLM_DAILY_TOKENS', 0, 1, 1e12);
+
   const config: Config = {
     minecraft: {
       host: read.string('MC_HOST', '127.0.0.1'),
@@ -173,6 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
       apiKey: read.optional('LLM_API_KEY'),
       timeoutMs: read.int('LLM_TIMEOUT_MS', 20_000, 100, 300_000),
       maxRetries: read.int('LLM_MAX_RETRIES', 2, 0, 10),
+      maxResponseBytes: read.int('LLM_MAX_RESPONSE_BYTES', 262_144, 1024, 16_777_216),
     },
     npc: {
       autoSpawn: read.bool('NPC_AUTO_SPAWN', true),
@@ -188,6 +220,16 @@ export function loadConfig(env: Env = process.env): Config {
       followTimeoutMs: read.int('NPC_FOLLOW_TIMEOUT_MS', 1_800_000, 1000, 86_400_000),
       maxMoveDistance: read.int('NPC_MAX_MOVE_DISTANCE', 128, 1, 10_000),
       worldRadiusMax: read.int('NPC_WORLD_RADIUS_MAX', 64, 1, 256),
+      tools: Object.freeze(
+        [...new Set(tools)].filter((tool): tool is ToolName =>
+          (TOOL_NAMES as readonly string[]).includes(tool),
+        ),
+      ),
+      toolPlayers: toolPlayers === null ? null : Object.freeze(toolPlayers),
+      replyMaxChars: read.int('NPC_REPLY_MAX_CHARS', 600, 1, 4000),
+      replyMaxLines: read.int('NPC_REPLY_MAX_LINES', 4, 1, 20),
+      llmConcurrency: read.int('NPC_LLM_CONCURRENCY', 4, 1, 64),
+      llmDailyTokens: dailyTokens,
     },
     logLevel: read.oneOf('LOG_LEVEL', 'info', [
       'fatal',

@@ -21,6 +21,15 @@ export interface ConnectionStatus {
   last_error: string | null;
 }
 
+/** A change of the game connection, for the event stream and the metrics. */
+export interface ConnectionReport {
+  status: 'connecting' | 'connected' | 'disconnected' | 'failed';
+  attempt: number;
+  reason: string | null;
+  /** True when this join follows a lost connection. */
+  reconnected: boolean;
+}
+
 interface Logger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
@@ -47,6 +56,7 @@ export class ConnectionSupervisor {
     private readonly machine: BehaviourStateMachine,
     private readonly options: ConnectionOptions,
     private readonly log: Logger,
+    private readonly report: (report: ConnectionReport) => void = () => undefined,
   ) {
     this.#unsubscribe = game.onEvent((event) => {
       if (event.type === 'disconnected' && this.#connectedSince !== null) this.#lost(event.reason);
@@ -101,8 +111,10 @@ export class ConnectionSupervisor {
   #run(): Promise<void> {
     this.#clearTimer();
     this.#attempts += 1;
+    const attempt = this.#attempts;
     this.machine.setConnectionState('connecting');
-    const attempt = connecting(this.game, this.options.connectTimeoutMs, this.#shutdown.signal).then(
+    this.report({ status: 'connecting', attempt, reason: null, reconnected: false });
+    const joining = connecting(this.game, this.options.connectTimeoutMs, this.#shutdown.signal).then(
       () => {
         this.#attempt = null;
         this.#attempts = 0;
@@ -110,18 +122,25 @@ export class ConnectionSupervisor {
         this.#connectedSince = Date.now();
         this.machine.setConnectionState('idle');
         this.log.info({}, 'NPC joined the game');
+        this.report({
+          status: 'connected',
+          attempt,
+          reason: null,
+          reconnected: this.#lastDisconnect !== null,
+        });
       },
       (error: unknown) => {
         this.#attempt = null;
         this.#lastError = (error as Error).message;
         this.machine.setConnectionState('offline');
-        this.log.warn({ err: error, attempt: this.#attempts }, 'could not join the game');
+        this.log.warn({ err: error, attempt }, 'could not join the game');
+        this.report({ status: 'failed', attempt, reason: (error as Error).message, reconnected: false });
         this.#schedule();
         throw error;
       },
     );
-    this.#attempt = attempt;
-    return attempt;
+    this.#attempt = joining;
+    return joining;
   }
 
   #lost(reason: string): void {
@@ -129,6 +148,7 @@ export class ConnectionSupervisor {
     this.#lastDisconnect = { reason, at: Date.now() };
     this.machine.setConnectionState('offline');
     this.log.warn({ reason }, 'NPC left the game');
+    this.report({ status: 'disconnected', attempt: 0, reason, reconnected: false });
     this.#schedule();
   }
 

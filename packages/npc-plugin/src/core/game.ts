@@ -59,7 +59,7 @@ export interface WorldSnapshot {
   biome: string;
 }
 
-/** A chat line the NPC heard. `distance` is null when the speaker is not in view. */
+/** A chat line the NPC heard. `distance` is null when the speaker is not in view; `at` is epoch ms. */
 export interface ChatEvent {
   username: string;
   message: string;
@@ -117,6 +117,8 @@ export interface GameAdapter {
   onEvent(listener: (event: GameEvent) => void): () => void;
   self(): SelfSnapshot;
   perceive(radius: number): WorldSnapshot;
+  /** Names of the players in view within `radius` blocks, with their distance. */
+  nearbyPlayers(radius: number): { name: string; distance: number }[];
   /** Position of a visible player or entity, or null. */
   locate(target: { player: string } | { entity: number }): Position | null;
   say(text: string): void;

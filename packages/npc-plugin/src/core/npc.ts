@@ -8,11 +8,16 @@ import { ChatOutbox } from './chat-outbox.js';
 import { splitChat } from './chat-splitter.js';
 import { type ConnectionStatus, ConnectionSupervisor } from './connection-supervisor.js';
 import { Conversation } from './conversation/conversation.js';
+import { EventHub } from './events/event-hub.js';
 import type { ChatEvent, GameAdapter, LookTarget, Position, WorldSnapshot } from './game.js';
 import { GatewayHealth, type GatewayHealthStatus } from './gateway/gateway-health.js';
+import { LlmBudget, type LlmBudgetStatus } from './gateway/llm-budget.js';
 import type { LlmGateway } from './gateway/llm-gateway.js';
 import { distance, round, roundPosition } from './geometry.js';
 import { BehaviourStateMachine, type GoalRecord, type NpcState } from './state-machine.js';
+import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
+import { type NpcActions, NpcTools } from './tools/npc-tools.js';
+import type { ToolName } from './tools/tool-schemas.js';
 
 export interface NpcOptions {
   pluginId: string;
@@ -31,6 +36,14 @@ export interface NpcOptions {
   followTimeoutMs: number;
   maxMoveDistance: number;
   worldRadiusMax: number;
+  tools: readonly ToolName[];
+  /** Names that may make the NPC act through tools; null = everyone. */
+  toolPlayers: readonly string[] | null;
+  replyMaxChars: number;
+  replyMaxLines: number;
+  llmConcurrency: number;
+  /** null = unlimited. */
+  llmDailyTokens: number | null;
 }
 
 interface Logger {
@@ -60,25 +73,35 @@ export interface NpcStatus {
   goal: GoalRecord | null;
   connection: ConnectionStatus;
   gateway: GatewayHealthStatus;
+  llm: LlmBudgetStatus;
   uptime_s: number;
 }
 
+/** A heard chat line as `/world` reports it, with an ISO 8601 timestamp. */
+export type ReportedChat = Omit<ChatEvent, 'at'> & { at: string };
+
 export interface NpcWorld extends WorldSnapshot {
   radius: number;
-  recent_chat: ChatEvent[];
+  recent_chat: ReportedChat[];
 }
 
 /** How long `/spawn` waits for a teleport to show before walking instead. */
 const TELEPORT_WAIT_MS = 3000;
 /** Time a `/spawn` may take to join or respawn. */
 const RESPAWN_TIMEOUT_MS = 10_000;
+/** How often the players within the chat radius are checked for the `player` events. */
+const NEARBY_POLL_MS = 500;
 
 /**
- * The NPC service (spec §1 "NPC entity management"): holds the rules behind the seven endpoints.
+ * The NPC service (NPC entity management): holds the rules behind the endpoints and the tools.
  * Routes only delegate here; the game itself sits behind `GameAdapter`.
  */
-export class Npc {
+export class Npc implements NpcActions {
   readonly machine: BehaviourStateMachine;
+  readonly events = new EventHub();
+  readonly #budget: LlmBudget;
+  readonly #nearby = new Set<string>();
+  readonly #nearbyTimer: NodeJS.Timeout;
   readonly #supervisor: ConnectionSupervisor;
   readonly #outbox: ChatOutbox;
   readonly #conversation: Conversation;
@@ -91,8 +114,10 @@ export class Npc {
     gateway: LlmGateway,
     private readonly options: NpcOptions,
     private readonly logger: Logger,
+    telemetry: Telemetry = NO_TELEMETRY,
   ) {
     this.machine = new BehaviourStateMachine(game);
+    this.#budget = new LlmBudget(options.llmConcurrency, options.llmDailyTokens);
     this.#supervisor = new ConnectionSupervisor(
       game,
       this.machine,
@@ -102,14 +127,28 @@ export class Npc {
         connectTimeoutMs: options.connectTimeoutMs,
       },
       logger,
+      (report) => {
+        this.events.publish('connection', {
+          status: report.status,
+          attempt: report.attempt,
+          reason: report.reason,
+        });
+        if (report.reconnected) telemetry.reconnect();
+      },
     );
     this.#outbox = new ChatOutbox(game);
     this.#health = new GatewayHealth(gateway.configured, gateway.model);
     this.#conversation = new Conversation(
       game,
-      gateway,
-      this.#health,
-      this.#outbox,
+      {
+        gateway,
+        health: this.#health,
+        budget: this.#budget,
+        outbox: this.#outbox,
+        tools: new NpcTools(this, { enabled: options.tools, allowedPlayers: options.toolPlayers }),
+        events: this.events,
+        telemetry,
+      },
       {
         npcName: options.npcName,
         radius: options.chatRadius,
@@ -118,6 +157,7 @@ export class Npc {
         repliesPerMinute: options.repliesPerMinute,
         ignoredPlayers: options.ignoredPlayers,
         perceptionRadius: Math.min(16, options.worldRadiusMax),
+        reply: { maxChars: options.replyMaxChars, maxLines: options.replyMaxLines },
       },
       logger,
     );
@@ -127,7 +167,24 @@ export class Npc {
         else if (event.type === 'died') logger.info({}, 'NPC died');
       }),
       this.#conversation.onComposing(() => void this.#startTalking('conversation')),
+      this.machine.onStateChange((to, from) => {
+        this.events.publish('state', { from, to });
+        if (to === 'offline') this.#updateNearby([]);
+      }),
+      this.machine.onGoal((goal) =>
+        this.events.publish('goal', {
+          id: goal.id,
+          kind: goal.kind,
+          target: goal.target,
+          status: goal.status,
+          error: goal.error,
+        }),
+      ),
     );
+    this.#nearbyTimer = setInterval(() => {
+      if (this.#spawned()) this.#updateNearby(game.nearbyPlayers(options.chatRadius).map((p) => p.name));
+    }, NEARBY_POLL_MS);
+    this.#nearbyTimer.unref();
   }
 
   /** Joins the world in the background when NPC_AUTO_SPAWN is on. */
@@ -136,6 +193,7 @@ export class Npc {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.#nearbyTimer);
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     this.#conversation.close();
     await this.machine.stop();
@@ -247,6 +305,7 @@ export class Npc {
       goal: this.machine.goal,
       connection: this.#supervisor.status(),
       gateway: this.#health.status(),
+      llm: this.#budget.status(),
       uptime_s: Math.round((Date.now() - this.#startedAt) / 1000),
     };
   }
@@ -255,7 +314,33 @@ export class Npc {
   world(radius: number): NpcWorld {
     this.#requireSpawned();
     const capped = Math.min(radius, this.options.worldRadiusMax);
-    return { radius: capped, ...this.game.perceive(capped), recent_chat: [...this.#conversation.recentChat] };
+    const recent = this.#conversation.recentChat.map((chat) => ({
+      ...chat,
+      at: new Date(chat.at).toISOString(),
+    }));
+    return { radius: capped, ...this.game.perceive(capped), recent_chat: recent };
+  }
+
+  /** Where a player in view stands, for tools that walk to a player. */
+  playerPosition(name: string): Position | null {
+    return this.#spawned() ? this.game.locate({ player: name }) : null;
+  }
+
+  /** Publishes `player` events for names that entered or left the chat radius. */
+  #updateNearby(names: readonly string[]): void {
+    const now = new Set(names);
+    for (const name of this.#nearby) {
+      if (!now.has(name)) {
+        this.#nearby.delete(name);
+        this.events.publish('player', { name, status: 'left' });
+      }
+    }
+    for (const name of now) {
+      if (!this.#nearby.has(name)) {
+        this.#nearby.add(name);
+        this.events.publish('player', { name, status: 'joined' });
+      }
+    }
   }
 
   #spawned(): boolean {

@@ -1,17 +1,13 @@
 import { type Static, Type } from 'typebox';
 import { EMOTES } from '../core/emotes.js';
 import { NPC_STATES } from '../core/state-machine.js';
+import { Coordinate, FOLLOW_DISTANCE, Height, MOVE_RANGE, PlayerName } from '../shared/fields.js';
 
 /**
  * Request and response shapes of the seven endpoints. Spec §4 leaves payloads open; these are our
  * decisions, and the same declarations validate requests, serialise responses, type the handlers and
  * make the OpenAPI document.
  */
-
-/** Minecraft's world border is at ±30 million blocks; heights beyond ±2048 do not exist. */
-const Coordinate = Type.Number({ minimum: -30_000_000, maximum: 30_000_000 });
-const Height = Type.Number({ minimum: -2048, maximum: 2048 });
-const PlayerName = Type.String({ pattern: '^[A-Za-z0-9_]{1,16}$', description: 'A player name' });
 
 export const Position = Type.Object(
   { x: Coordinate, y: Height, z: Coordinate },
@@ -52,13 +48,17 @@ export const MoveBody = Type.Object(
   {
     ...OptionalCoordinates,
     range: Type.Optional(
-      Type.Number({ minimum: 0.5, maximum: 16, description: 'Arrival radius for x/y/z, blocks (default 1)' }),
+      Type.Number({
+        minimum: MOVE_RANGE.minimum,
+        maximum: MOVE_RANGE.maximum,
+        description: 'Arrival radius for x/y/z, blocks (default 1)',
+      }),
     ),
     follow: Type.Optional(PlayerName),
     distance: Type.Optional(
       Type.Number({
-        minimum: 1,
-        maximum: 16,
+        minimum: FOLLOW_DISTANCE.minimum,
+        maximum: FOLLOW_DISTANCE.maximum,
         description: 'Distance kept while following, blocks (default 2)',
       }),
     ),
@@ -208,6 +208,21 @@ export const StatusReply = Type.Object({
       Type.Null(),
     ]),
   }),
+  llm: Type.Object(
+    {
+      concurrency: Type.Integer({ description: 'NPC_LLM_CONCURRENCY: gateway requests in flight at most' }),
+      in_flight: Type.Integer(),
+      queued: Type.Integer({ description: 'Requests waiting for a free slot' }),
+      day: Type.String({ description: 'The UTC day the counters belong to (YYYY-MM-DD)' }),
+      requests_today: Type.Integer(),
+      tokens_today: Type.Integer({ description: 'Sum of the usage.total_tokens the gateway reported' }),
+      daily_token_budget: Type.Union([Type.Integer(), Type.Null()], {
+        description: 'NPC_LLM_DAILY_TOKENS; null = unlimited',
+      }),
+      exhausted: Type.Boolean({ description: 'True once the budget is spent: the NPC answers a fixed line' }),
+    },
+    { description: 'Language-model budget' },
+  ),
   uptime_s: Type.Integer(),
 });
 
@@ -259,7 +274,7 @@ export const WorldReply = Type.Object({
       message: Type.String(),
       whisper: Type.Boolean(),
       distance: NullableNumber,
-      at: Type.Integer({ description: 'Unix time, ms' }),
+      at: Type.String({ format: 'date-time', description: 'When it was heard (ISO 8601)' }),
     }),
   ),
 });

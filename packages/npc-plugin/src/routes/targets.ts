@@ -2,24 +2,13 @@ import { EMOTES_WITH_TARGET, type EmoteName } from '../core/emotes.js';
 import type { LookTarget, Position } from '../core/game.js';
 import type { MoveCommand } from '../core/npc.js';
 import { BadRequestError } from '../errors.js';
+import { FOLLOW_DISTANCE, MOVE_RANGE, positionOf } from '../shared/fields.js';
 import type { LookBody, MoveBody, SpawnBody, Target } from './schemas.js';
 
 /**
  * Turns the "exactly one of" bodies into commands. The schemas check each field; these check the
  * combination and name the field at fault (issue 6: "bad payload → 400 naming the field").
  */
-export function positionOf(body: { x?: number; y?: number; z?: number }, field = 'x'): Position | null {
-  const given = (['x', 'y', 'z'] as const).filter((axis) => body[axis] !== undefined);
-  if (given.length === 0) return null;
-  const missing = (['x', 'y', 'z'] as const).find((axis) => body[axis] === undefined);
-  if (missing)
-    throw new BadRequestError(
-      field === 'x' ? missing : `${field}.${missing}`,
-      'is required with the other coordinates',
-    );
-  return { x: body.x!, y: body.y!, z: body.z! };
-}
-
 export function spawnPosition(body: SpawnBody | undefined): Position | null {
   return body ? positionOf(body) : null;
 }
@@ -37,8 +26,9 @@ export function moveCommand(body: MoveBody): MoveCommand {
   if (body.range !== undefined && !position) throw new BadRequestError('range', 'only goes with x/y/z');
   if (body.distance !== undefined && body.follow === undefined)
     throw new BadRequestError('distance', 'only goes with follow');
-  if (position) return { kind: 'position', position, range: body.range ?? 1 };
-  if (body.follow !== undefined) return { kind: 'follow', player: body.follow, distance: body.distance ?? 2 };
+  if (position) return { kind: 'position', position, range: body.range ?? MOVE_RANGE.default };
+  if (body.follow !== undefined)
+    return { kind: 'follow', player: body.follow, distance: body.distance ?? FOLLOW_DISTANCE.default };
   return { kind: 'stop' };
 }
 

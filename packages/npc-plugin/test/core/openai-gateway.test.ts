@@ -3,10 +3,12 @@ import { GatewayError } from '../../src/core/gateway/llm-gateway.js';
 import { OfflineGateway, OpenAiGateway } from '../../src/core/gateway/openai-gateway.js';
 import { FakeGateway } from '../helpers/fake-gateway.js';
 
-const messages = [
-  { role: 'system', content: 'be brief' },
-  { role: 'user', content: 'hi' },
-] as const;
+const messages = {
+  messages: [
+    { role: 'system', content: 'be brief' },
+    { role: 'user', content: 'hi' },
+  ],
+} as const;
 
 describe('OpenAiGateway against an OpenAI-compatible server', () => {
   let fake: FakeGateway;
@@ -19,6 +21,7 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
       maxRetries: 2,
       retryMinDelayMs: 10,
       retryMaxDelayMs: 50,
+      maxResponseBytes: 64 * 1024,
       ...over,
     });
   const signal = () => AbortSignal.timeout(10_000);
@@ -33,11 +36,12 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
   it('posts model and messages to /chat/completions with the bearer key and returns the content', async () => {
     fake.next({ reply: '  Hello!  ' });
     const before = fake.requests.length;
-    expect(await client().complete(messages, signal())).toBe('Hello!');
+    expect((await client().complete(messages, signal())).content).toBe('Hello!');
     const request = fake.requests[before]!;
     expect(request.path).toBe('/v1/chat/completions');
     expect(request.authorization).toBe('Bearer k1');
-    expect(request.body).toMatchObject({ model: 'm1', messages });
+    expect(request.body).toMatchObject({ model: 'm1', messages: messages.messages });
+    expect(request.body.tools).toBeUndefined();
   });
 
   it('sends no Authorization header without a key', async () => {
@@ -50,7 +54,7 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
     it(`retries after ${status}`, async () => {
       fake.next({ status }, { reply: 'second time lucky' });
       const before = fake.requests.length;
-      expect(await client().complete(messages, signal())).toBe('second time lucky');
+      expect((await client().complete(messages, signal())).content).toBe('second time lucky');
       expect(fake.requests.length - before).toBe(2);
     });
   }
@@ -82,7 +86,7 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
     fake.next({ status: 429, retryAfter: 1 }, { reply: 'ok' });
     const started = Date.now();
     // The wait is capped by retryMaxDelayMs (50 ms here), not the full second.
-    expect(await client().complete(messages, signal())).toBe('ok');
+    expect((await client().complete(messages, signal())).content).toBe('ok');
     expect(Date.now() - started).toBeLessThan(900);
   });
 
@@ -104,6 +108,7 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
       apiKey: null,
       timeoutMs: 500,
       maxRetries: 2,
+      maxResponseBytes: 1024,
     });
     await expect(gone.complete(messages, signal())).rejects.toMatchObject({ code: 'network' });
   });
@@ -117,5 +122,39 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
     const offline = new OfflineGateway('m');
     expect(offline.configured).toBe(false);
     await expect(offline.complete()).rejects.toMatchObject({ code: 'not_configured' });
+  });
+
+  it('sends the tool definitions and returns the tool calls and the usage', async () => {
+    fake.next({
+      toolCalls: [{ name: 'follow_player', arguments: { player: 'Alice' } }],
+      usage: { prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 },
+    });
+    const before = fake.requests.length;
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'follow_player', description: 'follow', parameters: { type: 'object' } },
+      },
+    ];
+    const completion = await client().complete({ ...messages, tools, toolChoice: 'auto' }, signal());
+    expect(completion.content).toBeNull();
+    expect(completion.toolCalls).toEqual([
+      {
+        id: expect.any(String),
+        type: 'function',
+        function: { name: 'follow_player', arguments: '{"player":"Alice"}' },
+      },
+    ]);
+    expect(completion.usage).toEqual({ prompt_tokens: 30, completion_tokens: 12, total_tokens: 42 });
+    expect(fake.requests[before]!.body).toMatchObject({ tools, tool_choice: 'auto' });
+  });
+
+  it('stops reading an answer over maxResponseBytes and fails with too_large', async () => {
+    fake.next({ reply: 'x'.repeat(10 * 1024 * 1024) });
+    const started = Date.now();
+    await expect(client({ timeoutMs: 8000 }).complete(messages, signal())).rejects.toMatchObject({
+      code: 'too_large',
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
   });
 });

@@ -2,16 +2,40 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+export interface RecordedMessage {
+  role: string;
+  content: string | null;
+  tool_calls?: { id: string; type: string; function: { name: string; arguments: string } }[];
+  tool_call_id?: string;
+}
+
 export interface RecordedRequest {
   path: string;
   authorization: string | undefined;
-  body: { model: string; messages: { role: string; content: string }[] };
+  body: {
+    model: string;
+    messages: RecordedMessage[];
+    tools?: { type: string; function: { name: string; description: string; parameters: unknown } }[];
+    tool_choice?: string;
+  };
   at: number;
 }
 
-/** What the fake answers next: a reply text, an HTTP status, or a reply after a delay. */
+/** Tokens the fake reports in `usage` unless a behaviour says otherwise. */
+export const DEFAULT_USAGE = { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 };
+
+/**
+ * What the fake answers next: a reply text (optionally after a delay), tool calls (with optional
+ * text), an HTTP status, or nothing at all. `usage` overrides the reported token counts.
+ */
 export type Behaviour =
-  | { reply: string; delayMs?: number }
+  | { reply: string; delayMs?: number; usage?: typeof DEFAULT_USAGE }
+  | {
+      toolCalls: { name: string; arguments: Record<string, unknown> | string }[];
+      content?: string;
+      delayMs?: number;
+      usage?: typeof DEFAULT_USAGE;
+    }
   | { status: number; retryAfter?: number }
   | { hang: true };
 
@@ -21,6 +45,9 @@ export type Behaviour =
  */
 export class FakeGateway {
   readonly requests: RecordedRequest[] = [];
+  /** Requests being answered right now, and the most there ever were at once. */
+  inFlight = 0;
+  maxInFlight = 0;
   readonly #queue: Behaviour[] = [];
   readonly #waiters = new Set<() => void>();
   readonly #open = new Set<ServerResponse>();
@@ -80,7 +107,7 @@ export class FakeGateway {
       return;
     }
     const last = body.messages.at(-1)?.content ?? '';
-    const behaviour = this.#queue.shift() ?? { reply: `You said: ${last}` };
+    const behaviour = this.#queue.shift() ?? this.fallback(body) ?? { reply: `You said: ${last}` };
     if ('hang' in behaviour) {
       this.#open.add(response);
       return;
@@ -93,19 +120,43 @@ export class FakeGateway {
         .end(JSON.stringify({ error: { message: 'fake failure' } }));
       return;
     }
-    if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      if (behaviour.delayMs) await new Promise((resolve) => setTimeout(resolve, behaviour.delayMs));
+    } finally {
+      this.inFlight -= 1;
+    }
     if (response.destroyed) return;
+    const number = this.requests.length;
+    const message =
+      'toolCalls' in behaviour
+        ? {
+            role: 'assistant',
+            content: behaviour.content ?? null,
+            tool_calls: behaviour.toolCalls.map((call, index) => ({
+              id: `call_${number}_${index}`,
+              type: 'function',
+              function: {
+                name: call.name,
+                arguments:
+                  typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+              },
+            })),
+          }
+        : { role: 'assistant', content: behaviour.reply };
     response.writeHead(200, { 'content-type': 'application/json' }).end(
       JSON.stringify({
-        id: `chatcmpl-${this.requests.length}`,
+        id: `chatcmpl-${number}`,
         object: 'chat.completion',
         created: Math.floor(Date.now() / 1000),
         model: body.model,
-        choices: [
-          { index: 0, message: { role: 'assistant', content: behaviour.reply }, finish_reason: 'stop' },
-        ],
-        usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        choices: [{ index: 0, message, finish_reason: 'toolCalls' in behaviour ? 'tool_calls' : 'stop' }],
+        usage: behaviour.usage ?? DEFAULT_USAGE,
       }),
     );
   }
+
+  /** Chooses the answer when nothing is queued; null = the echo. Tests may replace it. */
+  fallback: (body: RecordedRequest['body']) => Behaviour | null = () => null;
 }

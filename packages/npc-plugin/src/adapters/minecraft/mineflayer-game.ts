@@ -157,6 +157,18 @@ export class MineflayerGame implements GameAdapter {
     return worldSnapshot(this.#require(), radius);
   }
 
+  nearbyPlayers(radius: number): { name: string; distance: number }[] {
+    const bot = this.#bot;
+    if (!bot?.entity || !this.#connected) return [];
+    const near: { name: string; distance: number }[] = [];
+    for (const [name, player] of Object.entries(bot.players)) {
+      if (!player.entity || player.entity === bot.entity) continue;
+      const distance = player.entity.position.distanceTo(bot.entity.position);
+      if (distance <= radius) near.push({ name, distance });
+    }
+    return near;
+  }
+
   locate(target: { player: string } | { entity: number }): Position | null {
     const bot = this.#bot;
     if (!bot) return null;

@@ -1,21 +1,29 @@
 import { SlidingWindow } from '../../shared/sliding-window.js';
 import type { ChatOutbox } from '../chat-outbox.js';
-import { splitChat } from '../chat-splitter.js';
+import { type ReplyLimits, replyLines, stripFormatting } from '../chat-text.js';
+import type { EventHub } from '../events/event-hub.js';
 import type { ChatEvent, GameAdapter } from '../game.js';
 import type { GatewayHealth } from '../gateway/gateway-health.js';
-import { GatewayError, type LlmGateway } from '../gateway/llm-gateway.js';
+import { BudgetExhaustedError, type LlmBudget } from '../gateway/llm-budget.js';
+import { type ChatMessage, type Completion, GatewayError, type LlmGateway } from '../gateway/llm-gateway.js';
 import { summarisePerception } from '../perception-summary.js';
+import type { Telemetry } from '../telemetry.js';
+import type { NpcTools } from '../tools/npc-tools.js';
 import { judgeChat } from './chat-filter.js';
 import { ConversationMemory } from './memory.js';
 import { buildPrompt } from './prompt.js';
 
 /** Said when the gateway fails: short, fixed, in character; the error goes to `/status` only. */
 export const FALLBACK_LINE = 'Hmm, my head is all foggy right now... ask me again in a little while.';
-/** Said in offline mode (no LLM_BASE_URL), clearly labelled as such (issue 6, demo). */
+/** Said in offline mode (no LLM_BASE_URL), clearly labelled as such. */
 export const OFFLINE_LINE = '[offline] I cannot think right now: no language model is connected to me.';
+/** Said instead of asking the gateway once the day's token budget is spent. */
+export const BUDGET_LINE = 'I have talked myself hoarse today... come back tomorrow, friend.';
 
 /** How many heard lines `/world` keeps. */
 export const CHAT_LOG_SIZE = 20;
+/** Rounds of tool calls the model may make for one player line before it must answer in text. */
+export const MAX_TOOL_ROUNDS = 3;
 
 export interface ConversationOptions {
   npcName: string;
@@ -26,6 +34,17 @@ export interface ConversationOptions {
   ignoredPlayers: readonly string[];
   /** Radius of the perception summary put into the prompt. */
   perceptionRadius: number;
+  reply: Omit<ReplyLimits, 'lineLimit'>;
+}
+
+export interface ConversationParts {
+  gateway: LlmGateway;
+  health: GatewayHealth;
+  budget: LlmBudget;
+  outbox: ChatOutbox;
+  tools: NpcTools;
+  events: EventHub;
+  telemetry: Telemetry;
 }
 
 interface Logger {
@@ -34,9 +53,9 @@ interface Logger {
 }
 
 /**
- * Listens to nearby chat and whispers and answers through the gateway (issue 6, Conversation): one
- * request in flight per player (a newer line waits, replacing an older waiting one), a per-player
- * reply limit, memory of the last turns, replies split to the chat limit.
+ * Listens to nearby chat and whispers and answers through the gateway: one request in flight per
+ * player (a newer line waits, replacing an older waiting one), a per-player reply limit, memory of the
+ * last turns, up to MAX_TOOL_ROUNDS rounds of tool calls, replies capped and split to the chat limit.
  */
 export class Conversation {
   readonly #memory: ConversationMemory;
@@ -49,9 +68,7 @@ export class Conversation {
 
   constructor(
     private readonly game: GameAdapter,
-    private readonly gateway: LlmGateway,
-    private readonly health: GatewayHealth,
-    private readonly outbox: ChatOutbox,
+    private readonly parts: ConversationParts,
     private readonly options: ConversationOptions,
     private readonly logger: Logger,
   ) {
@@ -82,20 +99,27 @@ export class Conversation {
     // its lines), then the outbox emptying.
     while (!signal.aborted) {
       if (this.composing) await Promise.race([Promise.allSettled([...this.#inFlight.values()]), stopped]);
-      else if (this.outbox.busy) await Promise.race([this.outbox.idle(), stopped]);
+      else if (this.parts.outbox.busy) await Promise.race([this.parts.outbox.idle(), stopped]);
       else return;
     }
   }
 
-  hear(event: ChatEvent): void {
+  hear(heard: ChatEvent): void {
+    const event = { ...heard, message: stripFormatting(heard.message) };
     if (event.username.toLowerCase() !== this.options.npcName.toLowerCase()) {
       this.#log.push(event);
       if (this.#log.length > CHAT_LOG_SIZE) this.#log.shift();
+      this.parts.events.publish('chat', {
+        player: event.username,
+        message: event.message,
+        distance: event.distance === null ? null : Math.round(event.distance * 100) / 100,
+        whisper: event.whisper,
+      });
     }
     const verdict = judgeChat(
       event,
       { ...this.options, ownName: this.options.npcName },
-      this.outbox.recentLines,
+      this.parts.outbox.recentLines,
     );
     if (!verdict.reply) {
       this.logger.debug({ player: event.username, reason: verdict.reason }, 'not answering');
@@ -127,40 +151,93 @@ export class Conversation {
     for (const listener of this.#busyListeners) listener();
   }
 
+  #reply(event: ChatEvent, text: string, kind: 'answer' | 'fallback' | 'budget' | 'offline'): void {
+    const lines = replyLines(text, { ...this.options.reply, lineLimit: this.game.chatLimit });
+    if (lines.length === 0) return;
+    const whisper = event.whisper;
+    this.parts.outbox.enqueue(lines, whisper ? event.username : null);
+    this.parts.events.publish('reply', { player: event.username, lines, whisper });
+    this.parts.telemetry.reply(kind);
+  }
+
   async #compose(event: ChatEvent): Promise<void> {
-    const reply = (text: string) =>
-      this.outbox.enqueue(splitChat(text, this.game.chatLimit), event.whisper ? event.username : null);
-    if (!this.gateway.configured) {
-      reply(OFFLINE_LINE);
+    const { gateway, health, budget, telemetry } = this.parts;
+    if (!gateway.configured) {
+      this.#reply(event, OFFLINE_LINE, 'offline');
+      return;
+    }
+    if (budget.exhausted) {
+      this.#reply(event, BUDGET_LINE, 'budget');
       return;
     }
     let perception = '- (perception unavailable)';
     if (this.game.isConnected())
       perception = summarisePerception(this.game.perceive(this.options.perceptionRadius));
-    const messages = buildPrompt({
+    const tools = this.parts.tools.definitions;
+    const messages: ChatMessage[] = buildPrompt({
       template: this.options.systemPrompt,
       npcName: this.options.npcName,
       player: event.username,
       whisper: event.whisper,
       perception,
+      tools: tools.length > 0,
       history: this.#memory.history(event.username),
       message: event.message,
     });
     try {
-      const answer = await this.gateway.complete(messages, this.#shutdown.signal);
-      this.health.success();
-      this.#memory.remember(event.username, event.message, answer);
-      reply(answer);
+      for (let round = 0; ; round++) {
+        // After the last tool round the model still sees the tools but must answer in text.
+        const toolChoice = round < MAX_TOOL_ROUNDS ? 'auto' : 'none';
+        const completion = await this.#complete({ messages, tools, toolChoice });
+        if (completion.toolCalls.length === 0 || toolChoice === 'none') {
+          if (completion.content === null)
+            throw new GatewayError('bad_response', 'gateway answer has no message content');
+          this.#memory.remember(event.username, event.message, completion.content);
+          this.#reply(event, completion.content, 'answer');
+          return;
+        }
+        messages.push({ role: 'assistant', content: completion.content, tool_calls: completion.toolCalls });
+        for (const call of completion.toolCalls) {
+          const { result, outcome } = await this.parts.tools.call(event.username, call);
+          telemetry.toolCall(call.function.name, outcome);
+          // The result is JSON data; the system prompt tells the model it is never an instruction.
+          messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
+        }
+      }
     } catch (error) {
+      if (error instanceof BudgetExhaustedError) {
+        this.#reply(event, BUDGET_LINE, 'budget');
+        return;
+      }
       const typed =
         error instanceof GatewayError
           ? error
           : new GatewayError('bad_response', String(error), null, { cause: error });
       if (typed.code === 'aborted') return;
-      this.health.failure(typed);
+      health.failure(typed);
       this.logger.warn({ code: typed.code, status: typed.status, message: typed.message }, 'gateway failed');
-      reply(FALLBACK_LINE);
+      this.#reply(event, FALLBACK_LINE, 'fallback');
     }
+  }
+
+  /** One gateway request within the concurrency cap and the daily budget, timed and counted. */
+  async #complete(request: Parameters<LlmGateway['complete']>[0]): Promise<Completion> {
+    const { gateway, health, budget, telemetry } = this.parts;
+    return budget.run(async () => {
+      const started = performance.now();
+      try {
+        const completion = await gateway.complete(request, this.#shutdown.signal);
+        telemetry.gatewayRequest((performance.now() - started) / 1000, 'ok');
+        budget.record(completion.usage);
+        if (completion.usage) telemetry.tokens(completion.usage.total_tokens);
+        health.success();
+        return completion;
+      } catch (error) {
+        const code = error instanceof GatewayError ? error.code : 'bad_response';
+        telemetry.gatewayRequest((performance.now() - started) / 1000, code);
+        throw error;
+      }
+    });
   }
 }
 

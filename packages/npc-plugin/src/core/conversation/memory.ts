@@ -1,18 +1,18 @@
-import type { ChatMessage } from '../gateway/llm-gateway.js';
+import type { ChatTurn } from '../gateway/llm-gateway.js';
 
 /**
  * Per-player memory of the last turns (issue 6, Conversation). One turn is the player's line and the
  * NPC's answer. The least recently heard players are forgotten first beyond `maxPlayers`.
  */
 export class ConversationMemory {
-  readonly #turns = new Map<string, ChatMessage[]>();
+  readonly #turns = new Map<string, ChatTurn[]>();
 
   constructor(
     private readonly turnsPerPlayer: number,
     private readonly maxPlayers = 200,
   ) {}
 
-  history(player: string): readonly ChatMessage[] {
+  history(player: string): readonly ChatTurn[] {
     return this.#turns.get(player) ?? [];
   }
 
