@@ -6,6 +6,7 @@ import type { LlmGateway } from './core/gateway/llm-gateway.js';
 import { OfflineGateway, OpenAiGateway } from './core/gateway/openai-gateway.js';
 import { Npc } from './core/npc.js';
 import type { PluginDescriptor } from './descriptor.js';
+import { PrometheusMetrics } from './metrics.js';
 import { npcRoutes } from './routes/index.js';
 import type { AccountStore } from './web-server/accounts.js';
 import { WebServer } from './web-server/web-server.js';
@@ -14,6 +15,7 @@ export interface NpcApp {
   readonly web: WebServer;
   readonly npc: Npc;
   readonly game: GameAdapter;
+  readonly metrics: PrometheusMetrics;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function buildApp(options: {
       username: config.minecraft.username,
       auth: config.minecraft.auth,
     });
+  const metrics = new PrometheusMetrics();
   const npc = new Npc(
     game,
     gatewayFor(config),
@@ -55,6 +58,7 @@ export async function buildApp(options: {
       ...config.npc,
     },
     logger.child({ module: 'npc' }),
+    metrics,
   );
   const web = await WebServer.create({
     host: config.http.host,
@@ -68,11 +72,15 @@ export async function buildApp(options: {
     version: descriptor.version,
     description: `${descriptor.description} Every route needs HTTP Basic credentials with the permission node ${descriptor.id}.web.<endpoint> (or a wildcard), unless the accounts file's anonymous group grants it. Errors are {"error": "..."}.`,
   });
-  await web.register({ id: descriptor.id, routes: npcRoutes(npc, descriptor.id) });
+  web.app.addHook('onResponse', async (request, reply) => {
+    metrics.httpRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode);
+  });
+  await web.register({ id: descriptor.id, routes: npcRoutes(npc, metrics, descriptor.id) });
   return {
     web,
     npc,
     game,
+    metrics,
     close: async () => {
       await web.close();
       await npc.close();

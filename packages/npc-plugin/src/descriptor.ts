@@ -7,8 +7,21 @@ import { StartupError } from './errors.js';
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the literal placeholder text, not a template.
 export const VERSION_PLACEHOLDER = '${project.version}';
 
-/** The seven endpoints; each has the permission node `<id>.web.<endpoint>` (spec §5). */
-export const ENDPOINTS = ['spawn', 'move', 'chat', 'look', 'emote', 'status', 'world'] as const;
+/**
+ * The guarded endpoints: the seven commands and reads, the event stream and the metrics. Each has
+ * the permission node `<id>.web.<endpoint>`; `/health` is public and has none.
+ */
+export const ENDPOINTS = [
+  'spawn',
+  'move',
+  'chat',
+  'look',
+  'emote',
+  'status',
+  'world',
+  'events',
+  'metrics',
+] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
 /** The web-server module this plugin registers its routes with (spec §1). */
@@ -41,7 +54,7 @@ export function permissionNode(pluginId: string, endpoint: Endpoint): string {
 
 /**
  * Validates a parsed descriptor: shape, a filled-in version, the web-server dependency and exactly the
- * seven permission nodes. Collects every problem so a bad descriptor names them all at once.
+ * permission nodes of ENDPOINTS. Collects every problem so a bad descriptor names them all at once.
  */
 export function validateDescriptor(value: unknown, source: string): PluginDescriptor {
   const problems: string[] = [];

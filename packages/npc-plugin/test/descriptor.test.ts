@@ -34,6 +34,8 @@ describe('plugin descriptor (spec §2)', () => {
       'npc.web.emote',
       'npc.web.status',
       'npc.web.world',
+      'npc.web.events',
+      'npc.web.metrics',
     ]);
     expect(Object.isFrozen(descriptor)).toBe(true);
   });
@@ -78,7 +80,7 @@ describe('plugin descriptor (spec §2)', () => {
     })();
     expect(problems).toEqual([
       '/dependencies must include "web-server"',
-      '/permissions is missing npc.web.move, npc.web.chat, npc.web.look, npc.web.emote, npc.web.status, npc.web.world',
+      '/permissions is missing npc.web.move, npc.web.chat, npc.web.look, npc.web.emote, npc.web.status, npc.web.world, npc.web.events, npc.web.metrics',
       '/permissions has unknown nodes npc.web.fly',
     ]);
   });

@@ -289,6 +289,16 @@ export class Npc implements NpcActions {
     return { state: this.machine.state, goal };
   }
 
+  /** `GET /health`: the process answers; whether the NPC is in the game. */
+  health(): { status: 'ok'; connected: boolean; state: NpcState; uptime_s: number } {
+    return {
+      status: 'ok',
+      connected: this.#spawned(),
+      state: this.machine.state,
+      uptime_s: Math.round((Date.now() - this.#startedAt) / 1000),
+    };
+  }
+
   status(): NpcStatus {
     const spawned = this.#spawned();
     const self = spawned ? this.game.self() : null;

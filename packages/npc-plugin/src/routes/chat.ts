@@ -11,6 +11,7 @@ export const chatRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'sayInChat',
           summary: 'Say something in public chat',
           description:
             'Up to 1000 characters, split at word boundaries into lines of the game chat limit (256) and said in ' +

@@ -12,6 +12,7 @@ export const emoteRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'playEmote',
           summary: 'Play an emote',
           description:
             `One of ${EMOTES.join(', ')}. point_at needs a target (x/y/z, player or entity_id). Answers when the ` +

@@ -11,6 +11,7 @@ export const lookRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'lookAt',
           summary: 'Turn the head toward a point, a player, an entity, or to yaw/pitch',
           description:
             'Yaw and pitch are in degrees as the game shows them (yaw 0 = south, 90 = west; pitch 90 = down). ' +

@@ -11,6 +11,7 @@ export const moveRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'moveNpc',
           summary: 'Walk to x/y/z, follow a player, or stop',
           description:
             'Answers at once with the accepted goal; progress and outcome show in GET /status. A new move pre-empts the ' +

@@ -285,3 +285,10 @@ export const commonErrors = {
   403: { ...ErrorBody, description: 'Credentials without this endpoint permission node' },
   429: { ...ErrorBody, description: 'Too many failed logins from this address (Retry-After)' },
 };
+
+export const HealthReply = Type.Object({
+  status: Type.Literal('ok'),
+  connected: Type.Boolean({ description: 'True while the NPC is in the game' }),
+  state: State,
+  uptime_s: Type.Integer(),
+});

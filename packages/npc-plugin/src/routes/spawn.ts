@@ -15,6 +15,7 @@ export const spawnRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'spawnNpc',
           summary: 'Join the world (or respawn); optionally go to x/y/z',
           description:
             'Joins the game server when the NPC is offline (waits up to NPC_CONNECT_TIMEOUT_MS), respawns it when dead, ' +

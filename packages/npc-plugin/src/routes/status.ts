@@ -10,6 +10,7 @@ export const statusRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'getStatus',
           summary: 'The NPC status',
           description:
             'Spawned or not, state, position, yaw/pitch, health, food, the current (or last) goal with its progress, ' +

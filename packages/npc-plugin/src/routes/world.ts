@@ -16,6 +16,7 @@ export const worldRoute =
       {
         config: { permission },
         schema: {
+          operationId: 'getWorld',
           summary: 'Perception for an external AI',
           description:
             'The NPC itself, players and entities within radius (default 16, capped at NPC_WORLD_RADIUS_MAX = 64; ' +

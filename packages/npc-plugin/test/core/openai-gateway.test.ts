@@ -17,7 +17,7 @@ describe('OpenAiGateway against an OpenAI-compatible server', () => {
       baseUrl: fake.url,
       model: 'm1',
       apiKey: 'k1',
-      timeoutMs: 500,
+      timeoutMs: 3000,
       maxRetries: 2,
       retryMinDelayMs: 10,
       retryMaxDelayMs: 50,
