@@ -48,6 +48,8 @@ export class FakeGateway {
   /** Requests being answered right now, and the most there ever were at once. */
   inFlight = 0;
   maxInFlight = 0;
+  /** Token counts reported when a behaviour gives none. */
+  usage = DEFAULT_USAGE;
   readonly #queue: Behaviour[] = [];
   readonly #waiters = new Set<() => void>();
   readonly #open = new Set<ServerResponse>();
@@ -152,7 +154,7 @@ export class FakeGateway {
         created: Math.floor(Date.now() / 1000),
         model: body.model,
         choices: [{ index: 0, message, finish_reason: 'toolCalls' in behaviour ? 'tool_calls' : 'stop' }],
-        usage: behaviour.usage ?? DEFAULT_USAGE,
+        usage: behaviour.usage ?? this.usage,
       }),
     );
   }

@@ -65,11 +65,18 @@ export async function follow(
   if (!first) throw new ActionError('target_lost', `player ${username} is not in view`);
   let mode: 'direct' | 'path' = 'direct';
   let stuckSince: number | null = null;
+  let last = first.position.clone();
   const tick = () => {
     const target = bot.players[username]?.entity ?? first;
     const me = bot.entity.position;
     const dx = target.position.x - me.x;
     const dz = target.position.z - me.z;
+    // The player's step since the last tick, along the line away from the NPC: a player walking
+    // away is followed at once instead of after the gap has already grown.
+    const stepAway =
+      (dx * (target.position.x - last.x) + dz * (target.position.z - last.z)) / (Math.hypot(dx, dz) || 1);
+    last = target.position.clone();
+    const leaving = stepAway > 0.02;
     const gap = Math.hypot(dx, dz);
     const climb = Math.abs(target.position.y - me.y);
     if (mode === 'path') {
@@ -86,11 +93,13 @@ export async function follow(
       return;
     }
     void bot.look(Math.atan2(-dx, -dz), 0, true);
-    const walk = gap > distance;
+    const walk = gap > distance || (leaving && gap > distance - 1);
     const blocked =
       walk && Boolean((bot.entity as { isCollidedHorizontally?: boolean }).isCollidedHorizontally);
     bot.setControlState('forward', walk);
-    bot.setControlState('sprint', gap > distance + 1);
+    // Sprinting as soon as the player pulls away keeps a walking player within distance + 1 even
+    // when the NPC sees each step a few ticks late (it walks no faster than the player otherwise).
+    bot.setControlState('sprint', gap > distance + 0.5 || (leaving && gap > distance));
     bot.setControlState('jump', blocked);
     stuckSince = blocked ? (stuckSince ?? Date.now()) : null;
   };
