@@ -67,10 +67,10 @@ describe('NPC end to end', () => {
       NPC_REPLIES_PER_MINUTE: '10',
       NPC_RECONNECT_MIN_MS: '200',
       NPC_RECONNECT_MAX_MS: '1000',
-      NPC_CONNECT_TIMEOUT_MS: '5000',
+      NPC_CONNECT_TIMEOUT_MS: '15000',
     });
     call = httpClient(npc.url, basic('tester', 'secret'));
-    await eventually(status, (s) => s.spawned && s.state === 'idle', 15_000);
+    await eventually(status, (s) => s.spawned && s.state === 'idle', 40_000);
     alice = await joinPlayer(server.port, 'Alice');
     await eventually(() => alice.players[NPC]?.entity, Boolean);
   });

@@ -85,10 +85,10 @@ describe('NPC tools, events and budgets end to end', () => {
       NPC_TOOL_PLAYERS: 'Alice',
       NPC_LLM_CONCURRENCY: String(CONCURRENCY),
       NPC_LLM_DAILY_TOKENS: String(DAILY_TOKENS),
-      NPC_CONNECT_TIMEOUT_MS: '5000',
+      NPC_CONNECT_TIMEOUT_MS: '15000',
     });
     call = httpClient(npc.url, authorization);
-    await eventually(status, (s) => s.spawned && s.state === 'idle', 15_000);
+    await eventually(status, (s) => s.spawned && s.state === 'idle', 40_000);
     alice = await joinPlayer(server.port, 'Alice');
     await eventually(() => alice.players[NPC]?.entity, Boolean);
   });

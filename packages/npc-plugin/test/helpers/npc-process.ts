@@ -65,7 +65,7 @@ export async function startNpcProcess(env: Record<string, string>): Promise<NpcP
     stderr += chunk.toString();
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`NPC did not start: ${stderr}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`NPC did not start: ${stderr}`)), 45_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`NPC exited with ${code}: ${stderr}`));
