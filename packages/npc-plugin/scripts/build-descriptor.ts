@@ -1,5 +1,5 @@
 /**
- * Build step for the descriptor (spec §2 "version: build-time placeholder, filled at build"): reads
+ * Build step for the descriptor: reads
  * plugin.json, fills the version from package.json and writes dist/plugin.json, then validates it.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -1,7 +1,7 @@
 import { TOOL_NAMES, type ToolName } from './core/tools/tool-schemas.js';
 import { StartupError } from './errors.js';
 
-/** Default system prompt; `NPC_SYSTEM_PROMPT` replaces it (issue 6, Conversation). */
+/** Default system prompt; `NPC_SYSTEM_PROMPT` replaces it. */
 export const DEFAULT_SYSTEM_PROMPT =
   'You are {name}, a friendly villager-like character living in a Minecraft world. ' +
   'Answer in one or two short sentences, in the language the player used. Stay in character; ' +
@@ -191,7 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     http: {
       host: read.string('NPC_HTTP_HOST', '127.0.0.1'),
-      // Spec's web-server plugin listens on the game port + 3 (issue 6); 0 asks for an ephemeral port.
+      // The web-server plugin listens on the game port + 3; 0 asks for an ephemeral port.
       port: read.int('NPC_HTTP_PORT', Math.min(mcPort + 3, 65535), 0, 65535),
       accountsFile: read.string('NPC_ACCOUNTS_FILE', 'npc-accounts.json'),
       tls: cert !== null && key !== null ? { cert, key } : null,

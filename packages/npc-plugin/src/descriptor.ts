@@ -3,7 +3,7 @@ import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { StartupError } from './errors.js';
 
-/** The build-time placeholder of the descriptor's version (spec §2, §9). */
+/** The build-time placeholder of the descriptor's version. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the literal placeholder text, not a template.
 export const VERSION_PLACEHOLDER = '${project.version}';
 
@@ -24,12 +24,12 @@ export const ENDPOINTS = [
 ] as const;
 export type Endpoint = (typeof ENDPOINTS)[number];
 
-/** The web-server module this plugin registers its routes with (spec §1). */
+/** The web-server module this plugin registers its routes with. */
 export const WEB_SERVER_DEPENDENCY = 'web-server';
 
 const PluginId = Type.String({ pattern: '^[a-z][a-z0-9_-]{0,31}$' });
 
-/** Plugin descriptor fields, spec §2. */
+/** Plugin descriptor fields. */
 export const PluginDescriptorSchema = Type.Object(
   {
     id: PluginId,
@@ -47,7 +47,7 @@ export type PluginDescriptor = Static<typeof PluginDescriptorSchema>;
 
 const checkDescriptor = Compile(PluginDescriptorSchema);
 
-/** Permission node for one endpoint, spec §5: `<plugin_id>.web.<endpoint>`. */
+/** Permission node for one endpoint: `<plugin_id>.web.<endpoint>`. */
 export function permissionNode(pluginId: string, endpoint: Endpoint): string {
   return `${pluginId}.web.${endpoint}`;
 }
@@ -106,7 +106,7 @@ export async function loadDescriptor(file: string): Promise<PluginDescriptor> {
   return validateDescriptor(parsed, file);
 }
 
-/** The build step (spec §9): fills the version placeholder from package.json's version. */
+/** The build step: fills the version placeholder from package.json's version. */
 export function fillDescriptorVersion(sourceText: string, version: string): string {
   const source = JSON.parse(sourceText) as Record<string, unknown>;
   if (source.version !== VERSION_PLACEHOLDER) {

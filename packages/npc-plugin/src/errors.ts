@@ -1,7 +1,6 @@
 /**
  * The one error catalogue (STYLE habit 4). Services throw these; the web server's error handler turns
- * them into `{ "error": "..." }` with the status below (issue 6: 400 naming the field, 401/403, 409 with
- * the NPC's state). Never branch on message text: branch on `code`.
+ * them into `{ "error": "..." }` with the status below. Never branch on message text: branch on `code`.
  */
 export abstract class AppError extends Error {
   abstract readonly code: string;
@@ -46,7 +45,7 @@ export class NotFoundError extends AppError {
   readonly statusCode = 404;
 }
 
-/** 409: the NPC cannot do this in its current state (issue 6). */
+/** 409: the NPC cannot do this in its current state. */
 export class ConflictError extends AppError {
   readonly code = 'conflict';
   readonly statusCode = 409;

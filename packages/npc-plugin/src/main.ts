@@ -1,6 +1,6 @@
 /**
- * `npm run npc`: the NPC and its web server against the Minecraft server named by MC_HOST/MC_PORT
- * (issue 6, Connection). Stops with a clear message on a bad configuration, descriptor or accounts file.
+ * `npm run npc`: the NPC and its web server against the Minecraft server named by MC_HOST/MC_PORT.
+ * Stops with a clear message on a bad configuration, descriptor or accounts file.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -21,7 +21,7 @@ async function write(content: string): Promise<string> {
   return file;
 }
 
-describe('plugin descriptor (spec §2)', () => {
+describe('plugin descriptor', () => {
   it('keeps the version placeholder in the source and fills it from package.json at build', () => {
     expect(JSON.parse(source).version).toBe(VERSION_PLACEHOLDER);
     const descriptor = validateDescriptor(built(), 'built');

@@ -1,5 +1,5 @@
 /**
- * Creates a service account in the accounts file and prints its password once (issue 6, Web server).
+ * Creates a service account in the accounts file and prints its password once.
  *
  *   npm run account -w packages/npc-plugin -- <username> [--permission <node>]... [--group <group>]...
  *

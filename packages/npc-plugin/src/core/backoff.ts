@@ -1,6 +1,6 @@
 /**
  * Exponential backoff with ±20 % jitter, so a fleet of NPCs does not hammer a restarting server in
- * step (issue 6: "reconnects with backoff"). `attempt` starts at 1.
+ * step. `attempt` starts at 1.
  */
 export function backoffDelay(attempt: number, minMs: number, maxMs: number, random = Math.random): number {
   const base = Math.min(maxMs, minMs * 2 ** Math.max(0, attempt - 1));

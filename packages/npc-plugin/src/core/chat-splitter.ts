@@ -1,5 +1,5 @@
 /**
- * Splits text into chat lines of at most `limit` characters (issue 6: "long text split"), at word
+ * Splits text into chat lines of at most `limit` characters, at word
  * boundaries where possible. No line may start with "/": the game would run it as a command.
  */
 export function splitChat(text: string, limit: number): string[] {

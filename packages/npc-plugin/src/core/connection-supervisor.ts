@@ -10,7 +10,7 @@ export interface ConnectionOptions {
   connectTimeoutMs: number;
 }
 
-/** What `/status` shows about the game connection while the NPC is away (issue 6, Connection). */
+/** What `/status` shows about the game connection while the NPC is away. */
 export interface ConnectionStatus {
   connected: boolean;
   reconnecting: boolean;

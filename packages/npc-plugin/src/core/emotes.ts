@@ -1,6 +1,5 @@
 /**
- * The fixed emote list (issue 6: "at least wave, nod, shake_head, jump, crouch, spin, point_at with a
- * target"). Only point_at takes a target; each emote is short and bounded by EMOTE_TIMEOUT_MS.
+ * The fixed emote list. Only point_at takes a target; each emote is short and bounded by EMOTE_TIMEOUT_MS.
  */
 export const EMOTES = ['wave', 'nod', 'shake_head', 'jump', 'crouch', 'spin', 'point_at'] as const;
 export type EmoteName = (typeof EMOTES)[number];

@@ -1,6 +1,5 @@
 /**
- * The boundary between the game-agnostic core and one game (issue 6: "A game-agnostic core ... never
- * imports mineflayer; one adapter does"). Angles are in degrees with the game's own convention as a
+ * The boundary between the game-agnostic core and one game. Angles are in degrees with the game's own convention as a
  * player sees it (for Minecraft: yaw 0 = south, 90 = west; pitch 90 = straight down).
  */
 
@@ -47,7 +46,7 @@ export interface BlockSummary {
   in_front: string | null;
 }
 
-/** Perception for an external AI (issue 6, `GET /world`), without the core's chat log. */
+/** Perception for an external AI, without the core's chat log. */
 export interface WorldSnapshot {
   self: SelfSnapshot;
   players: PlayerSnapshot[];

@@ -2,8 +2,7 @@ import type { WorldSnapshot } from './game.js';
 import { round } from './geometry.js';
 
 /**
- * A short plain-text summary of what the NPC perceives, for the system prompt (issue 6: "a system
- * prompt from config that includes a short perception summary"). Kept to a few lines: the model
+ * A short plain-text summary of what the NPC perceives, for the system prompt. Kept to a few lines: the model
  * needs context, not a block dump.
  */
 export function summarisePerception(world: WorldSnapshot, maxNames = 5): string {

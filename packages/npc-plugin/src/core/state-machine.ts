@@ -3,7 +3,7 @@ import { deadline } from '../shared/deadline.js';
 import type { GameAdapter } from './game.js';
 
 /**
- * The behaviour state machine (spec §3, issue 6). States and transitions are data; the diagram in the
+ * The behaviour state machine. States and transitions are data; the diagram in the
  * package README is drawn from this table, and test/core/state-machine.test.ts checks both agree.
  */
 export const NPC_STATES = [

@@ -1,5 +1,5 @@
 /**
- * `npm run npc:demo` (issue 6, "A newcomer can try it"): a local flying-squid server (in memory,
+ * `npm run npc:demo`: a local flying-squid server (in memory,
  * superflat) on 127.0.0.1, the NPC and its web server, and a demo account printed once, so the
  * README's curl commands work at once and a Minecraft 1.20.4 client can join.
  */

@@ -4,7 +4,7 @@ import { NPC_STATES } from '../core/state-machine.js';
 import { Coordinate, FOLLOW_DISTANCE, Height, MOVE_RANGE, PlayerName } from '../shared/fields.js';
 
 /**
- * Request and response shapes of the seven endpoints. Spec §4 leaves payloads open; these are our
+ * Request and response shapes of the endpoints. These are our
  * decisions, and the same declarations validate requests, serialise responses, type the handlers and
  * make the OpenAPI document.
  */

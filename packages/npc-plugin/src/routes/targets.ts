@@ -7,7 +7,7 @@ import type { LookBody, MoveBody, SpawnBody, Target } from './schemas.js';
 
 /**
  * Turns the "exactly one of" bodies into commands. The schemas check each field; these check the
- * combination and name the field at fault (issue 6: "bad payload → 400 naming the field").
+ * combination and name the field at fault.
  */
 export function spawnPosition(body: SpawnBody | undefined): Position | null {
   return body ? positionOf(body) : null;

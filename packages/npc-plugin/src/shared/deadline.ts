@@ -15,7 +15,7 @@ export interface Deadline {
 }
 
 /**
- * A signal that aborts when `parent` aborts or after `ms` (every long action has one, issue 6).
+ * A signal that aborts when `parent` aborts or after `ms` (every long action has one).
  * Node 20's `AbortSignal.any([parent, AbortSignal.timeout(ms)])` holds the timeout signal only weakly,
  * and a collected timeout signal never fires, so this keeps its own timer, strongly, until cleared.
  */

@@ -6,7 +6,7 @@ import { Compile } from 'typebox/compile';
 import { StartupError } from '../errors.js';
 import { grants, PERMISSION_PATTERN } from './permissions.js';
 
-/** The group whose nodes apply to requests without credentials (issue 6; empty by default). */
+/** The group whose nodes apply to requests without credentials (empty by default). */
 export const ANONYMOUS_GROUP = 'anonymous';
 
 const Node = Type.String({ pattern: PERMISSION_PATTERN });

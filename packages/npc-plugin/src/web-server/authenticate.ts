@@ -15,7 +15,7 @@ export function parseBasic(header: string | undefined): { username: string; pass
 }
 
 /**
- * The onRequest hook that guards every plugin route by its permission node (spec §5): anonymous
+ * The onRequest hook that guards every plugin route by its permission node: anonymous
  * nodes pass; no credentials → 401; wrong credentials → 401 and a counted failure; a blocked
  * address, or username from that address, → 429; valid credentials without the node → 403.
  */

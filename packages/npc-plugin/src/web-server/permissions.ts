@@ -1,5 +1,5 @@
 /**
- * Permission nodes with wildcards (issue 6: "wildcards like `npcid.web.*` and `*`"). Nodes are dotted
+ * Permission nodes with wildcards. Nodes are dotted
  * names; in a granted pattern a `*` segment matches any one segment, and a trailing `*` matches one or
  * more remaining segments. So `*` grants everything, `npc.web.*` every NPC endpoint.
  */

@@ -10,7 +10,7 @@ import { LoginThrottle } from './login-throttle.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission node a route requires (spec §5); routes without one are public. */
+    /** The permission node a route requires; routes without one are public. */
     permission?: string;
   }
 }
@@ -45,7 +45,7 @@ export interface PluginRegistration {
 }
 
 /**
- * The web-server module (spec §1: "a separate web-server plugin" that hosts the plugin's endpoints):
+ * The web-server module that hosts the plugin's endpoints:
  * Fastify with HTTP Basic against the accounts file, a permission node per route, routes mounted under
  * `/<plugin_id>/`, errors as `{ "error": "..." }`, optional TLS and an OpenAPI document.
  */
@@ -132,7 +132,7 @@ function readTls(tls: { cert: string; key: string }): { cert: Buffer; key: Buffe
   }
 }
 
-/** One place that turns errors into the spec's body `{ "error": "..." }`; never a stack. */
+/** One place that turns errors into the body `{ "error": "..." }`; never a stack. */
 function errorHandler(
   error: FastifyError | AppError,
   request: import('fastify').FastifyRequest,

@@ -10,7 +10,7 @@ import { eventually, joinPlayer, quit, startServer, waitForEvent } from '../help
 import { builtDescriptor, httpClient, type NpcProcess, startNpcProcess } from '../helpers/npc-process.js';
 
 /**
- * The issue's end-to-end list: a real flying-squid server and player bots in this process, a fake
+ * End to end: a real flying-squid server and player bots in this process, a fake
  * OpenAI-compatible gateway on 127.0.0.1, and the NPC as its own process (`src/main.ts`, what
  * `npm run npc` runs) so that its memory can be measured on its own.
  */

@@ -9,7 +9,7 @@ import { buildTestApp } from '../helpers/app.js';
 
 /**
  * Bad payloads → 400 naming the field; actions while the NPC is not in the world → 409 with its
- * state (issue 6). The NPC is offline here: validation runs before the NPC is asked.
+ * state. The NPC is offline here: validation runs before the NPC is asked.
  */
 describe('request validation and conflicts', () => {
   let app: NpcApp;

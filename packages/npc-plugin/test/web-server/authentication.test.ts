@@ -32,7 +32,7 @@ const BODY: Partial<Record<(typeof ENDPOINTS)[number], unknown>> = {
   emote: { name: 'wave' },
 };
 
-describe('authentication and permissions (spec §5, issue 6)', () => {
+describe('authentication and permissions', () => {
   let app: NpcApp;
 
   beforeAll(async () => {

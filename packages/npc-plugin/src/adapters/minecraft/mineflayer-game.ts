@@ -38,7 +38,7 @@ const SETTLE_MS = 1500;
 const TELEPORT_TOLERANCE = 1.5;
 
 /**
- * The Minecraft Java adapter: the only module that imports mineflayer (issue 6). One mineflayer bot
+ * The Minecraft Java adapter: the only module that imports mineflayer. One mineflayer bot
  * per connection; a new `connect` after a disconnect creates a fresh bot.
  */
 export class MineflayerGame implements GameAdapter {

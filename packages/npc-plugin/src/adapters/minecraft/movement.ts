@@ -10,7 +10,7 @@ const { goals } = pathfinderModule;
 const PROGRESS_INTERVAL_MS = 250;
 
 /**
- * Walks to within `range` blocks with mineflayer-pathfinder (issue 6). Resolves on arrival or when the
+ * Walks to within `range` blocks with mineflayer-pathfinder. Resolves on arrival or when the
  * signal aborts (the caller reads the signal to tell which); rejects when no path exists or the
  * connection drops. Always clears the pathfinder goal on the way out.
  */

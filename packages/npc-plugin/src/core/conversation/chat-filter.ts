@@ -11,7 +11,7 @@ export type ChatVerdict =
   | { reply: false; reason: 'self' | 'ignored' | 'out_of_range' | 'echo' | 'empty' | 'command' };
 
 /**
- * Decides whether a heard line deserves an answer (issue 6): whispers always, public chat only
+ * Decides whether a heard line deserves an answer: whispers always, public chat only
  * within the radius; never our own lines, never ignored players, never a line that repeats what the
  * NPC said recently (another bot echoing us would otherwise loop forever).
  */

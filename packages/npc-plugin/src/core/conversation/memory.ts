@@ -1,7 +1,7 @@
 import type { ChatTurn } from '../gateway/llm-gateway.js';
 
 /**
- * Per-player memory of the last turns (issue 6, Conversation). One turn is the player's line and the
+ * Per-player memory of the last turns. One turn is the player's line and the
  * NPC's answer. The least recently heard players are forgotten first beyond `maxPlayers`.
  */
 export class ConversationMemory {

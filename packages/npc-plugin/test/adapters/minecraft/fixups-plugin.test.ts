@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../../src/adapters/minecraft/local-server/local-server.js';
 import { eventually, joinPlayer, quit, startServer, waitForEvent } from '../../helpers/minecraft.js';
 
-// The three flying-squid 1.12 bugs from issue 6, each seen from a real mineflayer client.
+// The three flying-squid 1.12 bugs the fix-up plugin handles, each seen from a real mineflayer client.
 describe('flying-squid fix-up plugin', () => {
   let server: LocalServer;
   let first: Bot;

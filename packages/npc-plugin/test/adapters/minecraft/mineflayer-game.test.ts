@@ -5,7 +5,7 @@ import { MineflayerGame, reasonText } from '../../../src/adapters/minecraft/mine
 import type { GameEvent } from '../../../src/core/game.js';
 import { eventually, joinPlayer, quit, startServer, waitForEvent } from '../../helpers/minecraft.js';
 
-// The adapter on the older protocol the issue names (1.18.2); 1.20.4 runs in the end-to-end suite.
+// The adapter on the older supported protocol (1.18.2); 1.20.4 runs in the end-to-end suite.
 describe('MineflayerGame on Minecraft 1.18.2', () => {
   const version = '1.18.2';
   let server: LocalServer;

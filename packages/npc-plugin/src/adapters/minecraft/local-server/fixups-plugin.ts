@@ -1,8 +1,7 @@
 import type { SquidPlayer, SquidPlugin, SquidServer } from 'flying-squid';
 
 /**
- * A flying-squid 1.12 server plugin for the three bugs found in the trial (issue 6, "Known from a
- * trial here"). Each fix checks the protocol's features rather than version numbers.
+ * A flying-squid 1.12 server plugin for the three bugs found in the trial. Each fix checks the protocol's features rather than version numbers.
  */
 export const fixupsPlugin: SquidPlugin = {
   server(serv) {

@@ -19,7 +19,7 @@ export interface LocalServer {
 }
 
 /**
- * A Minecraft-protocol server for the demo and the tests (issue 6): flying-squid, in memory (no world
+ * A Minecraft-protocol server for the demo and the tests: flying-squid, in memory (no world
  * folder), superflat, offline mode, with the fix-up plugin and a vanilla-like /tell. Starts in about a quarter of a second.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
