@@ -56,6 +56,7 @@ async function demo(): Promise<void> {
     `  curl -u ${auth} -X POST ${url}/move -H 'content-type: application/json' -d '{"x":8,"y":5,"z":8}'`,
     `  curl -u ${auth} -X POST ${url}/emote -H 'content-type: application/json' -d '{"name":"wave"}'`,
     `  curl -u ${auth} '${url}/world?radius=16'`,
+    `  curl -N -u ${auth} ${url}/events`,
     '',
     'Ctrl-C stops everything.',
   ];
