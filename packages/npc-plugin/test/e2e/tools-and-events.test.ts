@@ -225,9 +225,11 @@ describe('NPC tools, events and budgets end to end', () => {
   it(`holds NPC_LLM_CONCURRENCY=${CONCURRENCY} and NPC_LLM_DAILY_TOKENS=${DAILY_TOKENS} with 20 players talking at once`, async () => {
     const crowd: Bot[] = [];
     try {
-      for (let batch = 0; batch < 4; batch++) {
-        const names = [0, 1, 2, 3, 4].map((i) => `Crowd${batch * 5 + i}`);
-        crowd.push(...(await Promise.all(names.map((name) => joinPlayer(server.port, name)))));
+      for (let batch = 0; batch < 5; batch++) {
+        const names = [0, 1, 2, 3].map((i) => `Crowd${batch * 4 + i}`);
+        crowd.push(
+          ...(await Promise.all(names.map((name) => joinPlayer(server.port, name, undefined, 30_000)))),
+        );
       }
       for (const bot of crowd) await eventually(() => bot.players[NPC]?.entity, Boolean);
       gateway.usage = { prompt_tokens: 80, completion_tokens: 20, total_tokens: CROWD_TOKENS };
@@ -258,7 +260,7 @@ describe('NPC tools, events and budgets end to end', () => {
       gateway.fallback = () => null;
       await Promise.all(crowd.map((bot) => quit(bot)));
     }
-  }, 120_000);
+  }, 180_000);
 
   it('keeps the NPC process resident memory in bounds', () => {
     console.log(

@@ -11,7 +11,12 @@ export function startServer(port = 0, version = VERSION): Promise<LocalServer> {
 }
 
 /** A real mineflayer bot acting as a human player; resolves once it stands in the world. */
-export async function joinPlayer(port: number, username: string, version = VERSION): Promise<Bot> {
+export async function joinPlayer(
+  port: number,
+  username: string,
+  version = VERSION,
+  timeoutMs = 10_000,
+): Promise<Bot> {
   const bot = mineflayer.createBot({
     host: '127.0.0.1',
     port,
@@ -23,7 +28,7 @@ export async function joinPlayer(port: number, username: string, version = VERSI
   });
   // flying-squid puts a joining player back at its login position once the client has answered; wait
   // for that so a later /tp is not undone by it.
-  await waitForEvent(bot, 'spawn', () => true, 10_000);
+  await waitForEvent(bot, 'spawn', () => true, timeoutMs);
   await waitForEvent(bot, 'forcedMove', () => true, 3000).catch(() => undefined);
   return bot;
 }
