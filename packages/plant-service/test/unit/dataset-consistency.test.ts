@@ -109,7 +109,7 @@ describe('starter dataset consistency', () => {
         .map(pairOf),
     ).toEqual([]);
     for (const level of EVIDENCE_LEVELS) {
-      expect(records.companion.filter((r) => r.evidence === level).length, level).toBeGreaterThanOrEqual(35);
+      expect(records.companion.filter((r) => r.evidence === level).length, level).toBeGreaterThanOrEqual(60);
     }
   });
 
@@ -188,11 +188,11 @@ describe('starter dataset consistency', () => {
   });
 
   it('reaches the counts and the woody coverage of the companion relations', () => {
-    expect(records.species.length).toBeGreaterThanOrEqual(379);
-    expect(records.companion.length).toBeGreaterThanOrEqual(257);
+    expect(records.species.length).toBeGreaterThanOrEqual(411);
+    expect(records.companion.length).toBeGreaterThanOrEqual(369);
     const related = new Set(records.companion.flatMap((r) => [r.species_a, r.species_b]));
     const woody = records.species.filter((r) => WOODY.has(r.plant_layer as string));
     const covered = woody.filter((r) => related.has(r.slug)).length / woody.length;
-    expect(covered).toBeGreaterThanOrEqual(0.29);
+    expect(covered).toBeGreaterThanOrEqual(0.45);
   });
 });
