@@ -187,6 +187,36 @@ describe('starter dataset consistency', () => {
     }
   });
 
+  it('gives every vegetable, fruit and herb the further names people search for', () => {
+    const useful = records.species.filter(
+      (r) =>
+        ((r.edibility_rating as number) ?? 0) >= 2 ||
+        (r.guild_role as string[]).some((role) => role === 'food' || role === 'medicinal'),
+    );
+    expect(useful.length).toBeGreaterThanOrEqual(300);
+    expect(slugs(useful.filter((r) => !Array.isArray(r.other_names) || r.other_names.length === 0))).toEqual(
+      [],
+    );
+    const names = (slug: string) => records.species.find((r) => r.slug === slug)?.other_names as string[];
+    // Accepted-name changes are searchable under either name.
+    expect(names('rosmarinus-officinalis')).toContain('Salvia rosmarinus');
+    expect(names('allium-porrum')).toContain('Allium ampeloprasum var. porrum');
+    expect(names('daucus-carota')).toEqual(
+      expect.arrayContaining(['Karotte', 'Mohrrübe', 'Gelbe Rübe', 'Rüebli']),
+    );
+    expect(names('malus-domestica')).toEqual(expect.arrayContaining(['Apfel', 'Apple tree']));
+    // A further name repeats none of the record's own names.
+    expect(
+      slugs(
+        records.species.filter((r) =>
+          ((r.other_names as string[] | undefined) ?? []).some((n) =>
+            [r.name_scientific, r.name_en, r.name_de].includes(n),
+          ),
+        ),
+      ),
+    ).toEqual([]);
+  });
+
   it('reaches the counts and the woody coverage of the companion relations', () => {
     expect(records.species.length).toBeGreaterThanOrEqual(411);
     expect(records.companion.length).toBeGreaterThanOrEqual(427);
