@@ -73,7 +73,7 @@ function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
         );
         break;
       case 'enum':
-        at(field, `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`);
+        at(field, `must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`);
         break;
       case 'pattern':
         at(

@@ -20,6 +20,7 @@ import {
 import { cultivarFields } from '../resources/cultivars/fields.js';
 import { speciesFields } from '../resources/species/fields.js';
 import { columns } from '../schema/fields.js';
+import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -161,6 +162,7 @@ export const companions = pgTable(
       .notNull()
       .references(() => species.id, { onDelete: 'cascade' }),
     relationship: text().notNull(),
+    evidence: text({ enum: EVIDENCE_LEVELS }),
     mechanism: text(),
     source_url: text(),
     created_at: createdAt(),

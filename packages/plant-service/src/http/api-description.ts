@@ -3,6 +3,7 @@
  * (shared/spec/plant-service-api.md) says "not shown".
  */
 import {
+  EVIDENCE_LEVELS,
   NATIVE_STATUSES,
   PLANT_LAYERS,
   RELATIONSHIPS,
@@ -36,6 +37,14 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   cultivar or supplier removes its supplier links. Every write is one transaction.
 - **Companions.** A pair is stored once whichever order it was given in: the same pair again, in either
   order, is a 409. A species paired with itself or an unknown species id is a 400.
+- **Companion evidence.** Each relation may say how well it is supported in \`evidence\`: \`scientific\`
+  (a peer-reviewed study of the pair or its mechanism), \`documented\` (extension services, trials or
+  grower reports naming the pair), \`traditional\` (garden lore), or null (not assessed; optional on
+  create). Where sources disagree the relation is \`neutral\` and its mechanism names both sides.
+  \`GET /api/v1/companions\` filters by \`species\` (slug, either side), \`relationship\` and
+  \`evidence\`; \`GET /api/v1/species/{ref}/companions\` by \`relationship\` and \`evidence\`. Filters
+  combine with AND; an \`evidence\` filter never matches a relation whose evidence is null; an unknown
+  \`species\` slug gives an empty list, an unknown value of \`relationship\` or \`evidence\` is a 400.
 - **Validation.** Unknown JSON fields, wrong types, malformed uuids, months outside 1–12, ISO weeks
   outside 1–52, negative counts and pH outside 0–14 are 400s naming the field. Unknown query
   parameters are 400s too. \`page\` < 1, \`per_page\` outside 1–100, \`limit\` outside 1–100 or non-integer
@@ -43,7 +52,8 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   a list filter gives an empty page.
 - **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
-  \`succession_stage\`: ${SUCCESSION_STAGES.join(', ')}. Companion \`relationship\`: ${RELATIONSHIPS.join(', ')}.
+  \`succession_stage\`: ${SUCCESSION_STAGES.join(', ')}. Companion \`relationship\`: ${RELATIONSHIPS.join(', ')}; \`evidence\`:
+  ${EVIDENCE_LEVELS.join(', ')}.
 - **Payloads.** CreateSpecies and CreateCultivar carry the fields listed in spec 2.2 and 2.3; the other
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
 - **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.

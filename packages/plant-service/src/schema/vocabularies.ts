@@ -17,6 +17,12 @@ export const TOLERANCE_LEVELS = ['low', 'medium', 'high'] as const;
 export const NATIVE_STATUSES = ['native', 'archaeophyte', 'neophyte', 'introduced'] as const;
 export const SUCCESSION_STAGES = ['pioneer', 'early', 'mid', 'late', 'climax'] as const;
 export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'] as const;
+/**
+ * How well a companion relation is supported: `scientific` (a peer-reviewed study of the pair or its
+ * mechanism), `documented` (extension services, trials or grower reports naming the pair),
+ * `traditional` (garden lore).
+ */
+export const EVIDENCE_LEVELS = ['scientific', 'documented', 'traditional'] as const;
 export const ENTITY_TYPES = ['family', 'species', 'cultivar'] as const;
 
 export type EntityType = (typeof ENTITY_TYPES)[number];

@@ -125,3 +125,113 @@ describe('companions', () => {
     expect(bad.json().field).toBe('id');
   });
 });
+
+describe('companion evidence and list filters', () => {
+  let apple: { id: string; slug: string };
+  let comfrey: { id: string; slug: string };
+  let walnut: { id: string; slug: string };
+  let clover: { id: string; slug: string };
+
+  beforeAll(async () => {
+    const f = await make.family('Evidentiaceae');
+    apple = await make.species(f.id, 'Malus evidentia');
+    comfrey = await make.species(f.id, 'Symphytum evidentia');
+    walnut = await make.species(f.id, 'Juglans evidentia');
+    clover = await make.species(f.id, 'Trifolium evidentia');
+    for (const [a, b, relationship, evidence] of [
+      [apple, comfrey, 'beneficial', 'documented'],
+      [walnut, apple, 'antagonistic', 'scientific'],
+      [clover, apple, 'beneficial', 'traditional'],
+      [walnut, clover, 'neutral', undefined],
+    ] as const) {
+      const res = await create({ species_a_id: a.id, species_b_id: b.id, relationship, evidence });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json().evidence).toBe(evidence ?? null);
+    }
+  });
+
+  const pairs = (list: { species_a_id: string; species_b_id: string }[]) =>
+    list.map((r) => [r.species_a_id, r.species_b_id]);
+  const get = async (url: string) => {
+    const res = await t.app.inject({ url });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+
+  it('stores evidence (optional, nullable) and returns it in both list shapes', async () => {
+    const all = await get(`/api/v1/companions?species=${apple.slug}`);
+    expect(all.map((r: { evidence: string }) => r.evidence).sort()).toEqual([
+      'documented',
+      'scientific',
+      'traditional',
+    ]);
+    const explicitNull = await create({
+      species_a_id: comfrey.id,
+      species_b_id: clover.id,
+      relationship: 'neutral',
+      evidence: null,
+    });
+    expect(explicitNull.json().evidence).toBeNull();
+    const own = await get(`/api/v1/species/${walnut.slug}/companions`);
+    expect(own.map((r: { evidence: string | null }) => r.evidence)).toEqual(['scientific', null]);
+  });
+
+  it('filters GET /companions by species slug (either side), relationship and evidence, combined with AND', async () => {
+    expect(pairs(await get(`/api/v1/companions?species=${walnut.slug}`))).toEqual([
+      [walnut.id, apple.id],
+      [walnut.id, clover.id],
+    ]);
+    expect(pairs(await get(`/api/v1/companions?species=${apple.slug}&relationship=beneficial`))).toEqual([
+      [apple.id, comfrey.id],
+      [clover.id, apple.id],
+    ]);
+    expect(
+      pairs(
+        await get(`/api/v1/companions?species=${apple.slug}&relationship=beneficial&evidence=traditional`),
+      ),
+    ).toEqual([[clover.id, apple.id]]);
+    const scientific = await get('/api/v1/companions?evidence=scientific');
+    expect(scientific.every((r: { evidence: string }) => r.evidence === 'scientific')).toBe(true);
+    expect(pairs(scientific)).toContainEqual([walnut.id, apple.id]);
+    expect(await get('/api/v1/companions?species=no-such-species')).toEqual([]);
+  });
+
+  it('filters GET /species/{ref}/companions by relationship and evidence; a null evidence matches no filter', async () => {
+    expect(pairs(await get(`/api/v1/species/${apple.slug}/companions?relationship=antagonistic`))).toEqual([
+      [walnut.id, apple.id],
+    ]);
+    expect(pairs(await get(`/api/v1/species/${clover.id}/companions?evidence=traditional`))).toEqual([
+      [clover.id, apple.id],
+    ]);
+    for (const evidence of ['scientific', 'documented', 'traditional']) {
+      const found = await get(
+        `/api/v1/species/${walnut.slug}/companions?relationship=neutral&evidence=${evidence}`,
+      );
+      expect(found).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['/api/v1/companions?evidence=folklore', 'evidence'],
+    ['/api/v1/companions?relationship=friends', 'relationship'],
+    ['/api/v1/companions?species=', 'species'],
+    ['/api/v1/companions?colour=red', 'colour'],
+    ['/api/v1/species/malus-evidentia/companions?evidence=hearsay', 'evidence'],
+    ['/api/v1/species/malus-evidentia/companions?species=malus-evidentia', 'species'],
+  ])('answers %s with 400 naming %s', async (url, field) => {
+    const res = await t.app.inject({ url });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json().field).toBe(field);
+  });
+
+  it('rejects an unknown evidence value on create with 400 naming the field', async () => {
+    const res = await create({
+      species_a_id: comfrey.id,
+      species_b_id: walnut.id,
+      relationship: 'neutral',
+      evidence: 'anecdotal',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().field).toBe('evidence');
+  });
+});

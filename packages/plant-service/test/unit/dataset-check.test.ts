@@ -51,7 +51,12 @@ describe('dataset check', () => {
       'companions.jsonl': jsonl(
         { species_a: 'malus-domestica', species_b: 'malus-domestica', relationship: 'beneficial' },
         { species_a: 'pyrus-communis', species_b: 'malus-domestica', relationship: 'neutral' },
-        { species_a: 'malus-domestica', species_b: 'pyrus-communis', relationship: 'friends' },
+        {
+          species_a: 'malus-domestica',
+          species_b: 'pyrus-communis',
+          relationship: 'friends',
+          evidence: 'lore',
+        },
         { species_a: 'malus-domestica', species_b: 'sorbus-aucuparia', relationship: 'neutral' },
       ),
     });
@@ -69,6 +74,7 @@ describe('dataset check', () => {
       'species.jsonl:3: harvesting_months: is not a known field',
       'companions.jsonl:1: species_b: must differ from species_a',
       'companions.jsonl:3: relationship: must be one of: beneficial, antagonistic, neutral',
+      'companions.jsonl:3: evidence: must be one of: scientific, documented, traditional, null',
       'companions.jsonl:3: species_a, species_b: the pair malus-domestica / pyrus-communis (in either order) is already on line 2',
       "companions.jsonl:4: species_b: no species 'sorbus-aucuparia' in the input or the database",
     ]);

@@ -1,7 +1,12 @@
-import { aliasedTable, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { companions, species } from '../../db/tables.js';
-import type { CompanionRelationship, CompanionWithNames } from './schemas.js';
+import type {
+  CompanionListQuery,
+  CompanionRelationship,
+  CompanionWithNames,
+  SpeciesCompanionsQuery,
+} from './schemas.js';
 
 const a = aliasedTable(species, 'a');
 const b = aliasedTable(species, 'b');
@@ -11,13 +16,24 @@ const relationColumns = {
   species_a_id: companions.species_a_id,
   species_b_id: companions.species_b_id,
   relationship: companions.relationship,
+  evidence: companions.evidence,
   mechanism: companions.mechanism,
   source_url: companions.source_url,
   created_at: companions.created_at,
 };
 
+/** The conditions of the relationship and evidence filters. */
+function filtered(filters: SpeciesCompanionsQuery): SQL[] {
+  const where: SQL[] = [];
+  if (filters.relationship) where.push(eq(companions.relationship, filters.relationship));
+  if (filters.evidence) where.push(eq(companions.evidence, filters.evidence));
+  return where;
+}
+
 export const companionRepository = {
-  listWithNames(ex: Executor): Promise<CompanionWithNames[]> {
+  listWithNames(ex: Executor, filters: CompanionListQuery = {}): Promise<CompanionWithNames[]> {
+    const where = filtered(filters);
+    if (filters.species) where.push(or(eq(a.slug, filters.species), eq(b.slug, filters.species)) as SQL);
     return ex
       .select({
         ...relationColumns,
@@ -33,16 +49,26 @@ export const companionRepository = {
       .from(companions)
       .innerJoin(a, eq(a.id, companions.species_a_id))
       .innerJoin(b, eq(b.id, companions.species_b_id))
+      .where(and(...where))
       .orderBy(asc(a.name_scientific), asc(b.name_scientific), asc(companions.id)) as Promise<
       CompanionWithNames[]
     >;
   },
   /** Relations where the species is either side, oldest first. */
-  ofSpecies(ex: Executor, speciesId: string): Promise<CompanionRelationship[]> {
+  ofSpecies(
+    ex: Executor,
+    speciesId: string,
+    filters: SpeciesCompanionsQuery = {},
+  ): Promise<CompanionRelationship[]> {
     return ex
       .select(relationColumns)
       .from(companions)
-      .where(or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)))
+      .where(
+        and(
+          or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)),
+          ...filtered(filters),
+        ),
+      )
       .orderBy(asc(companions.created_at), asc(companions.id));
   },
   async existingSpecies(ex: Executor, ids: string[]): Promise<Set<string>> {

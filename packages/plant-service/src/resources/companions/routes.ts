@@ -4,6 +4,7 @@ import { Deleted, errors, sessionSecurity, writeErrors } from '../../http/route-
 import { Ref } from '../../schema/types.js';
 import {
   CompanionIdParams,
+  CompanionListQuery,
   CompanionRelationshipSchema,
   CompanionWithNamesSchema,
   CreateCompanionSchema,
@@ -22,11 +23,15 @@ export const companionRoutes =
         schema: {
           tags,
           summary: 'All companion relations, with species names',
-          description: 'Not paginated (spec 4); ordered by the scientific names of species A, then B.',
-          response: { 200: Type.Array(Ref(CompanionWithNamesSchema)) },
+          description:
+            'Not paginated (spec 4); ordered by the scientific names of species A, then B. ' +
+            'Filters combine with AND: `species` matches the species on either side of the pair; ' +
+            '`evidence` matches only relations with that level (relations not assessed are never matched).',
+          querystring: CompanionListQuery,
+          response: { 200: Type.Array(Ref(CompanionWithNamesSchema)), ...errors(400) },
         },
       },
-      () => service.list(),
+      (request) => service.list(request.query),
     );
 
     app.post(

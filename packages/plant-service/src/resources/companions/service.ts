@@ -5,11 +5,17 @@
 import type { Database } from '../../db/client.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { companionRepository as repo } from './repository.js';
-import type { CompanionRelationship, CompanionWithNames, CreateCompanion } from './schemas.js';
+import type {
+  CompanionListQuery,
+  CompanionRelationship,
+  CompanionWithNames,
+  CreateCompanion,
+} from './schemas.js';
 
 export function companionService({ db }: Database) {
   return {
-    list: (): Promise<CompanionWithNames[]> => repo.listWithNames(db),
+    list: (filters: CompanionListQuery = {}): Promise<CompanionWithNames[]> =>
+      repo.listWithNames(db, filters),
 
     create(input: CreateCompanion): Promise<CompanionRelationship> {
       const a = input.species_a_id.toLowerCase();

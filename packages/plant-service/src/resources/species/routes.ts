@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { catalogueRoutes } from '../../http/catalogue-routes.js';
 import { errors } from '../../http/route-schemas.js';
 import { Ref, RefParams } from '../../schema/types.js';
-import { CompanionRelationshipSchema } from '../companions/schemas.js';
+import { CompanionRelationshipSchema, SpeciesCompanionsQuery } from '../companions/schemas.js';
 import {
   CreateSpeciesSchema,
   SpeciesListQuery,
@@ -48,11 +48,14 @@ export const speciesRoutes =
         schema: {
           tags: ['species', 'companions'],
           summary: 'Companion relations of a species',
-          description: 'Relations where the species is either side, oldest first.',
+          description:
+            'Relations where the species is either side, oldest first. `relationship` and `evidence` ' +
+            'narrow the list (AND); relations whose evidence is not assessed match no `evidence` filter.',
           params: RefParams,
+          querystring: SpeciesCompanionsQuery,
           response: { 200: Type.Array(Ref(CompanionRelationshipSchema)), ...errors(400, 404) },
         },
       },
-      (request) => service.companions(request.params.ref),
+      (request) => service.companions(request.params.ref, request.query),
     );
   };

@@ -4,7 +4,7 @@ import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import { companionRepository } from '../companions/repository.js';
-import type { CompanionRelationship } from '../companions/schemas.js';
+import type { CompanionRelationship, SpeciesCompanionsQuery } from '../companions/schemas.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
 import { familyExists, speciesRepository as repo } from './repository.js';
@@ -63,9 +63,9 @@ export function speciesService({ db }: Database, images?: EntityImages) {
       await removeImageObjects?.();
     },
 
-    async companions(ref: string): Promise<CompanionRelationship[]> {
+    async companions(ref: string, filters: SpeciesCompanionsQuery = {}): Promise<CompanionRelationship[]> {
       const found = await getOrThrow(db, ref);
-      return companionRepository.ofSpecies(db, found.id);
+      return companionRepository.ofSpecies(db, found.id, filters);
     },
   };
 }

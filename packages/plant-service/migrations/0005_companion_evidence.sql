@@ -1,0 +1,1 @@
+ALTER TABLE "companions" ADD COLUMN "evidence" text;
