@@ -107,8 +107,18 @@ export function checkDataset(sources: readonly SourceRecord[]): CheckResult {
     const zone = kind.name === 'species' ? record.hardiness_zone_usda : undefined;
     const zoneProblem = typeof zone === 'string' ? rangeProblem(zone) : null;
     // The schema's pattern reports malformed zones; only a reversed range is left to say.
-    if (zoneProblem !== null && !problems.some((p) => p.line === source.line && p.field === 'hardiness_zone_usda' && p.file === source.file)) {
-      problems.push({ file: source.file, line: source.line, field: 'hardiness_zone_usda', message: zoneProblem });
+    if (
+      zoneProblem !== null &&
+      !problems.some(
+        (p) => p.line === source.line && p.field === 'hardiness_zone_usda' && p.file === source.file,
+      )
+    ) {
+      problems.push({
+        file: source.file,
+        line: source.line,
+        field: 'hardiness_zone_usda',
+        message: zoneProblem,
+      });
     }
     if (kind.identity.every((f) => typeof record[f] === 'string')) {
       const key = identityOf(kind, record);

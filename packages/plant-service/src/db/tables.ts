@@ -102,9 +102,9 @@ export const species = pgTable(
   ],
 );
 
-const CALENDAR_ARRAYS = (['indoor_sowing', 'direct_sowing', 'transplanting', 'glasshouse', 'harvesting'] as const).flatMap(
-  (activity) => [`${activity}_months`, `${activity}_weeks`] as const,
-);
+const CALENDAR_ARRAYS = (
+  ['indoor_sowing', 'direct_sowing', 'transplanting', 'glasshouse', 'harvesting'] as const
+).flatMap((activity) => [`${activity}_months`, `${activity}_weeks`] as const);
 
 export const cultivars = pgTable(
   'cultivars',

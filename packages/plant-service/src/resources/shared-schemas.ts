@@ -3,7 +3,7 @@ import { CalendarSchema } from './calendar/schemas.js';
 import { CompanionRelationshipSchema, CompanionWithNamesSchema } from './companions/schemas.js';
 import { CultivarPageSchema, CultivarSchema, CultivarSupplierSchema } from './cultivars/schemas.js';
 import { FamilyPageSchema, FamilySchema } from './families/schemas.js';
-import { GuildCheckSchema, GuildSchema } from './guilds/schemas.js';
+import { GuildCandidateSchema, GuildCheckSchema, GuildMemberSchema, GuildSchema } from './guilds/schemas.js';
 import { ImageSchema } from './images/schemas.js';
 import { SearchResultSchema } from './search/schemas.js';
 import { SpeciesPageSchema, SpeciesSchema } from './species/schemas.js';
@@ -23,6 +23,8 @@ export const sharedSchemas = [
   CompanionWithNamesSchema,
   SearchResultSchema,
   ImageSchema,
+  GuildMemberSchema,
+  GuildCandidateSchema,
   GuildSchema,
   GuildCheckSchema,
   CalendarSchema,

@@ -4,7 +4,7 @@
  * of half-zones: `Na` is 2N-1, `Nb` is 2N, a whole zone `N` covers both (2N-1 … 2N). The database
  * derives that interval in generated columns with the same rule (see `halfZoneMinSql`).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 
 const ZONE = '(1[0-3]|[1-9])[ab]?';
 /** One zone: `7`, `7a`, `7b`. */

@@ -25,7 +25,13 @@ type Calendar = {
   month: number;
   week: number | null;
   weeks: number[];
-  activities: Record<string, { cultivars: { name: string; slug: string; species_slug: string; species_name_scientific: string }[]; has_more: boolean }>;
+  activities: Record<
+    string,
+    {
+      cultivars: { name: string; slug: string; species_slug: string; species_name_scientific: string }[];
+      has_more: boolean;
+    }
+  >;
 };
 const calendar = async (query: string) => {
   const res = await t.app.inject({ url: `/api/v1/calendar?${query}` });
@@ -51,7 +57,10 @@ describe('GET /api/v1/calendar', () => {
       species_slug: 'solanum-lycopersicum',
       species_name_scientific: 'Solanum lycopersicum',
     });
-    expect(names(await calendar('month=3&year=2026'))).toMatchObject({ direct_sowing: ['Beta'], indoor_sowing: ['Gamma'] });
+    expect(names(await calendar('month=3&year=2026'))).toMatchObject({
+      direct_sowing: ['Beta'],
+      indoor_sowing: ['Gamma'],
+    });
   });
 
   it('answers a week from weeks, and from the month of its Thursday for cultivars with only months', async () => {
@@ -91,7 +100,8 @@ describe('GET /api/v1/calendar', () => {
     const direct = await calendar('month=4&year=2026&activity=direct_sowing');
     expect(Object.keys(direct.activities)).toEqual(['direct_sowing']);
     const unknown = await calendar('month=4&species=no-such-species');
-    for (const group of Object.values(unknown.activities)) expect(group).toEqual({ cultivars: [], has_more: false });
+    for (const group of Object.values(unknown.activities))
+      expect(group).toEqual({ cultivars: [], has_more: false });
   });
 
   it('pages each activity', async () => {
@@ -99,7 +109,10 @@ describe('GET /api/v1/calendar', () => {
     expect(first.activities.direct_sowing).toMatchObject({ cultivars: [{ name: 'Alpha' }], has_more: true });
     expect(first.activities.glasshouse).toMatchObject({ cultivars: [{ name: 'Epsilon' }], has_more: false });
     const second = await calendar('month=4&year=2026&per_page=1&page=2');
-    expect(second.activities.direct_sowing).toMatchObject({ cultivars: [{ name: 'Epsilon' }], has_more: false });
+    expect(second.activities.direct_sowing).toMatchObject({
+      cultivars: [{ name: 'Epsilon' }],
+      has_more: false,
+    });
   });
 
   it.each([

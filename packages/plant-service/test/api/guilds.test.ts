@@ -29,9 +29,17 @@ beforeAll(async () => {
     const s = await make.species(fam.id, name, extra);
     sp[s.slug] = s;
   };
-  await add('Malus focal', { plant_layer: 'sub_canopy', hardiness_zone_usda: '4-8', attracts_pollinators: true });
+  await add('Malus focal', {
+    plant_layer: 'sub_canopy',
+    hardiness_zone_usda: '4-8',
+    attracts_pollinators: true,
+  });
   // A beneficial companion with one function, and an antagonist with many functions.
-  await add('Allium friend', { plant_layer: 'herb', hardiness_zone_usda: '3-9', attracts_beneficial_insects: true });
+  await add('Allium friend', {
+    plant_layer: 'herb',
+    hardiness_zone_usda: '3-9',
+    attracts_beneficial_insects: true,
+  });
   await add('Juglans enemy', {
     plant_layer: 'canopy',
     hardiness_zone_usda: '4-9',
@@ -41,7 +49,12 @@ beforeAll(async () => {
     mulch_plant: true,
   });
   // Function-only candidates: more functions rank higher; a neutral relation is no reason.
-  await add('Trifolium two', { plant_layer: 'ground_cover', hardiness_zone_usda: '3-10', nitrogen_fixer: true, native_status: 'native' });
+  await add('Trifolium two', {
+    plant_layer: 'ground_cover',
+    hardiness_zone_usda: '3-10',
+    nitrogen_fixer: true,
+    native_status: 'native',
+  });
   await add('Symphytum three', {
     plant_layer: 'herb',
     hardiness_zone_usda: '7b-9',
@@ -51,7 +64,11 @@ beforeAll(async () => {
   });
   await add('Elaeagnus one', { plant_layer: 'shrub', nitrogen_fixer: true });
   await add('Zea none', { plant_layer: 'herb', hardiness_zone_usda: '4-8' });
-  await add('Ribes neutral', { plant_layer: 'shrub', hardiness_zone_usda: '3-8', attracts_pollinators: true });
+  await add('Ribes neutral', {
+    plant_layer: 'shrub',
+    hardiness_zone_usda: '3-8',
+    attracts_pollinators: true,
+  });
   await add('Tagetes far', { plant_layer: 'herb', hardiness_zone_usda: '9-11' });
 
   const rel = async (a: string, b: string, relationship: string, mechanism: string) => {
@@ -86,7 +103,11 @@ describe('GET /api/v1/species/{ref}/guild', () => {
     expect(suggested).not.toContain('juglans-enemy');
     expect(suggested).not.toContain('malus-focal');
     expect(g.avoid).toEqual([
-      expect.objectContaining({ slug: 'juglans-enemy', mechanism: 'Juglone inhibits apple roots.', evidence: null }),
+      expect.objectContaining({
+        slug: 'juglans-enemy',
+        mechanism: 'Juglone inhibits apple roots.',
+        evidence: null,
+      }),
     ]);
     // Seen from the other side, the same relation keeps it out too.
     const fromEnemy = await guild('juglans-enemy', '?limit=20');
@@ -98,9 +119,14 @@ describe('GET /api/v1/species/{ref}/guild', () => {
   it('groups candidates by function and by layer with reasons, beneficial companions first', async () => {
     const g = await guild(sp['malus-focal']?.id ?? '', '?limit=20');
     expect(g.species.slug).toBe('malus-focal');
-    expect(Object.keys(g.functions).sort()).toEqual(
-      ['beneficial_insect_attractor', 'dynamic_accumulator', 'ground_cover', 'mulch_plant', 'nitrogen_fixer', 'pollinator_attractor'],
-    );
+    expect(Object.keys(g.functions).sort()).toEqual([
+      'beneficial_insect_attractor',
+      'dynamic_accumulator',
+      'ground_cover',
+      'mulch_plant',
+      'nitrogen_fixer',
+      'pollinator_attractor',
+    ]);
     expect(g.functions.beneficial_insect_attractor?.[0]).toMatchObject({
       slug: 'allium-friend',
       score: 11,
@@ -120,13 +146,16 @@ describe('GET /api/v1/species/{ref}/guild', () => {
     });
     expect(slugs(everyCandidate(g))).not.toContain('zea-none');
     // A neutral relation is no reason, and no bar.
-    expect(g.functions.pollinator_attractor?.find((c) => c.slug === 'ribes-neutral')?.reasons.companion).toBeNull();
+    expect(
+      g.functions.pollinator_attractor?.find((c) => c.slug === 'ribes-neutral')?.reasons.companion,
+    ).toBeNull();
     expect(g.layers.canopy).toEqual([]);
   });
 
   it('takes `limit` per group (default 5)', async () => {
     const one = await guild('malus-focal', '?limit=1');
-    for (const list of [...Object.values(one.functions), ...Object.values(one.layers)]) expect(list.length).toBeLessThanOrEqual(1);
+    for (const list of [...Object.values(one.functions), ...Object.values(one.layers)])
+      expect(list.length).toBeLessThanOrEqual(1);
     expect(slugs(one.functions.nitrogen_fixer ?? [])).toEqual(['trifolium-two']);
     const dflt = await guild('malus-focal');
     expect(dflt.functions.nitrogen_fixer).toHaveLength(2);
@@ -166,7 +195,9 @@ describe('POST /api/v1/guilds/check', () => {
     t.app.inject({ method: 'POST', url: '/api/v1/guilds/check', payload: payload as object, headers });
 
   it('reports conflicts, synergies, layers, roles and what is missing, without a session', async () => {
-    const res = await check({ species: ['malus-focal', 'juglans-enemy', 'allium-friend', sp['trifolium-two']?.id] });
+    const res = await check({
+      species: ['malus-focal', 'juglans-enemy', 'allium-friend', sp['trifolium-two']?.id],
+    });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json();
     expect(slugs(body.species)).toEqual(['malus-focal', 'juglans-enemy', 'allium-friend', 'trifolium-two']);
@@ -210,7 +241,9 @@ describe('POST /api/v1/guilds/check', () => {
   });
 
   it('ignores duplicates, by slug or uuid', async () => {
-    const res = await check({ species: ['malus-focal', sp['malus-focal']?.id?.toUpperCase(), 'malus-focal', 'allium-friend'] });
+    const res = await check({
+      species: ['malus-focal', sp['malus-focal']?.id?.toUpperCase(), 'malus-focal', 'allium-friend'],
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(slugs(res.json().species)).toEqual(['malus-focal', 'allium-friend']);
     expect(res.json().synergies).toHaveLength(1);

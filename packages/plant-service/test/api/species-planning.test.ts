@@ -16,12 +16,33 @@ beforeAll(async () => {
   fabaceae = await make.family('Fabaceae');
   rosaceae = await make.family('Rosaceae');
   // Ranges chosen around zone 7's two halves.
-  await make.species(fabaceae.id, 'Alnus a-only', { hardiness_zone_usda: '3-7a', plant_layer: 'canopy', nitrogen_fixer: true, native_status: 'native' });
-  await make.species(fabaceae.id, 'Betula b-only', { hardiness_zone_usda: '7b-9', plant_layer: 'canopy', nitrogen_fixer: false, native_status: 'native' });
-  await make.species(rosaceae.id, 'Crataegus whole', { hardiness_zone_usda: '4-8', plant_layer: 'shrub', drought_tolerance: 'high' });
-  await make.species(rosaceae.id, 'Dianthus exact', { hardiness_zone_usda: '7', plant_layer: 'herb', native_status: 'neophyte' });
+  await make.species(fabaceae.id, 'Alnus a-only', {
+    hardiness_zone_usda: '3-7a',
+    plant_layer: 'canopy',
+    nitrogen_fixer: true,
+    native_status: 'native',
+  });
+  await make.species(fabaceae.id, 'Betula b-only', {
+    hardiness_zone_usda: '7b-9',
+    plant_layer: 'canopy',
+    nitrogen_fixer: false,
+    native_status: 'native',
+  });
+  await make.species(rosaceae.id, 'Crataegus whole', {
+    hardiness_zone_usda: '4-8',
+    plant_layer: 'shrub',
+    drought_tolerance: 'high',
+  });
+  await make.species(rosaceae.id, 'Dianthus exact', {
+    hardiness_zone_usda: '7',
+    plant_layer: 'herb',
+    native_status: 'neophyte',
+  });
   await make.species(rosaceae.id, 'Erica unknown', { plant_layer: 'shrub' });
-  await make.species(rosaceae.id, 'Fragaria halves', { hardiness_zone_usda: '6b-7a', plant_layer: 'ground_cover' });
+  await make.species(rosaceae.id, 'Fragaria halves', {
+    hardiness_zone_usda: '6b-7a',
+    plant_layer: 'ground_cover',
+  });
 });
 afterAll(() => t.close());
 
@@ -84,12 +105,21 @@ describe('?hardiness_zone', () => {
       'Dianthus exact',
       'Fragaria halves',
     ]);
-    expect(inSet(await names('hardiness_zone=7b'))).toEqual(['Betula b-only', 'Crataegus whole', 'Dianthus exact']);
-    expect(inSet(await names('hardiness_zone=6b'))).toEqual(['Alnus a-only', 'Crataegus whole', 'Fragaria halves']);
+    expect(inSet(await names('hardiness_zone=7b'))).toEqual([
+      'Betula b-only',
+      'Crataegus whole',
+      'Dianthus exact',
+    ]);
+    expect(inSet(await names('hardiness_zone=6b'))).toEqual([
+      'Alnus a-only',
+      'Crataegus whole',
+      'Fragaria halves',
+    ]);
   });
 
   it('never matches a species without a zone', async () => {
-    for (const zone of ['1', '5', '7', '13']) expect(await names(`hardiness_zone=${zone}`)).not.toContain('Erica unknown');
+    for (const zone of ['1', '5', '7', '13'])
+      expect(await names(`hardiness_zone=${zone}`)).not.toContain('Erica unknown');
   });
 
   it('follows an update of the zone at once', async () => {
@@ -113,16 +143,21 @@ describe('?hardiness_zone', () => {
 
   it('combines with the other filters', async () => {
     expect(await names('hardiness_zone=7a&family=fabaceae')).toEqual(['Alnus a-only']);
-    expect(await names('hardiness_zone=7b&nitrogen_fixer=false&native_status=native')).toEqual(['Betula b-only']);
+    expect(await names('hardiness_zone=7b&nitrogen_fixer=false&native_status=native')).toEqual([
+      'Betula b-only',
+    ]);
     expect(await names('hardiness_zone=7&plant_layer=herb&search=dianthus')).toEqual(['Dianthus exact']);
     expect(await names('hardiness_zone=7&drought_tolerance=high')).toEqual(['Crataegus whole']);
   });
 
-  it.each(['0', '14', '7c', '7-8', 'seven', ''])('rejects hardiness_zone=%s with a 400 naming it', async (zone) => {
-    const res = await get(`/api/v1/species?hardiness_zone=${encodeURIComponent(zone)}`);
-    expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error).toMatch(/^hardiness_zone: /);
-  });
+  it.each(['0', '14', '7c', '7-8', 'seven', ''])(
+    'rejects hardiness_zone=%s with a 400 naming it',
+    async (zone) => {
+      const res = await get(`/api/v1/species?hardiness_zone=${encodeURIComponent(zone)}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(/^hardiness_zone: /);
+    },
+  );
 });
 
 describe('?facets', () => {
@@ -144,7 +179,10 @@ describe('?facets', () => {
     expect(p.total).toBeGreaterThan(4);
     for (const name of all.split(',')) {
       const counts = p.facets?.[name] ?? [];
-      expect(counts.reduce((sum, c) => sum + c.count, 0), name).toBe(p.total);
+      expect(
+        counts.reduce((sum, c) => sum + c.count, 0),
+        name,
+      ).toBe(p.total);
     }
     expect(p.facets?.family).toEqual([{ value: 'rosaceae', count: p.total }]);
     expect(p.facets?.plant_layer).toContainEqual({ value: 'shrub', count: 2 });
@@ -179,9 +217,12 @@ describe('?facets', () => {
     expect([...counts].sort((x, y) => y.count - x.count)).toEqual(counts);
   });
 
-  it.each(['colour', 'plant_layer,colour', 'plant_layer,', ' '])('rejects facets=%s with a 400 naming facets', async (f) => {
-    const res = await get(`/api/v1/species?facets=${encodeURIComponent(f)}`);
-    expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().error).toMatch(/^facets: /);
-  });
+  it.each(['colour', 'plant_layer,colour', 'plant_layer,', ' '])(
+    'rejects facets=%s with a 400 naming facets',
+    async (f) => {
+      const res = await get(`/api/v1/species?facets=${encodeURIComponent(f)}`);
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json().error).toMatch(/^facets: /);
+    },
+  );
 });

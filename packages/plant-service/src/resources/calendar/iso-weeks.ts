@@ -25,6 +25,7 @@ export function monthOfWeek(year: number, week: number): number {
 /** The weeks of `year` whose Thursday falls in `month`: four or five of them. */
 export function weeksOfMonth(year: number, month: number): number[] {
   const weeks: number[] = [];
-  for (let week = 1; week <= isoWeeksIn(year); week++) if (monthOfWeek(year, week) === month) weeks.push(week);
+  for (let week = 1; week <= isoWeeksIn(year); week++)
+    if (monthOfWeek(year, week) === month) weeks.push(week);
   return weeks;
 }

@@ -9,7 +9,11 @@ import type { Executor } from '../../db/client.js';
 import { cultivars, species } from '../../db/tables.js';
 import type { Activity, CalendarEntry } from './schemas.js';
 
-const smallints = (values: number[]) => sql`array[${sql.join(values.map((v) => sql`${v}`), sql`, `)}]::smallint[]`;
+const smallints = (values: number[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::smallint[]`;
 const isEmpty = (column: PgColumn) => sql`coalesce(cardinality(${column}), 0) = 0`;
 
 function column(activity: Activity, unit: 'months' | 'weeks'): PgColumn {

@@ -4,8 +4,8 @@
  */
 import type { Database } from '../../db/client.js';
 import { BadRequest } from '../../errors.js';
-import { cultivarsToActOn, type When } from './repository.js';
 import { isoWeeksIn, monthOfWeek, weeksOfMonth } from './iso-weeks.js';
+import { cultivarsToActOn, type When } from './repository.js';
 import { ACTIVITIES, type Calendar, type CalendarQuery } from './schemas.js';
 
 export function calendarService({ db }: Database, now: () => Date = () => new Date()) {
@@ -19,7 +19,10 @@ export function calendarService({ db }: Database, now: () => Date = () => new Da
       let when: When;
       if (q.week !== undefined) {
         if (q.week > isoWeeksIn(year)) {
-          throw new BadRequest(`week: ${year} has only ${isoWeeksIn(year)} ISO weeks`, { field: 'week', in: 'query' });
+          throw new BadRequest(`week: ${year} has only ${isoWeeksIn(year)} ISO weeks`, {
+            field: 'week',
+            in: 'query',
+          });
         }
         when = { week: q.week, month: monthOfWeek(year, q.week) };
       } else {
@@ -35,7 +38,10 @@ export function calendarService({ db }: Database, now: () => Date = () => new Da
         activities: Object.fromEntries(
           activities.map((activity) => {
             const entries = found.get(activity) ?? [];
-            return [activity, { cultivars: entries.slice(0, q.per_page), has_more: entries.length > q.per_page }];
+            return [
+              activity,
+              { cultivars: entries.slice(0, q.per_page), has_more: entries.length > q.per_page },
+            ];
           }),
         ),
       };

@@ -47,7 +47,10 @@ function factColumns(t: Columns, qualifier: string) {
     hardiness_min: t.hardiness_min,
     hardiness_max: t.hardiness_max,
     ...Object.fromEntries(
-      GUILD_FUNCTIONS.map((fn) => [`is_${fn}`, sql<boolean>`${functionPredicate(fn, qualifier)}`.as(`is_${fn}`)]),
+      GUILD_FUNCTIONS.map((fn) => [
+        `is_${fn}`,
+        sql<boolean>`${functionPredicate(fn, qualifier)}`.as(`is_${fn}`),
+      ]),
     ),
   };
 }
@@ -151,7 +154,12 @@ export const guildRepository = {
     filters: CandidateFilters,
     limit: number,
   ): Promise<Map<GroupKey, SpeciesFacts[]>> {
-    const common: SQL[] = [sql`${species.id} not in (${sql.join(excluded.map((id) => sql`${id}::uuid`), sql`, `)})`];
+    const common: SQL[] = [
+      sql`${species.id} not in (${sql.join(
+        excluded.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})`,
+    ];
     if (filters.hardinessZone !== undefined) common.push(hardinessCovers(filters.hardinessZone));
     if (filters.nativeStatus !== undefined) common.push(eq(species.native_status, filters.nativeStatus));
     const groups: [GroupKey, SQL][] = [
@@ -161,15 +169,27 @@ export const guildRepository = {
         sql`${species.plant_layer} = ${layer} and ${species.guild_score} > 0`,
       ]),
     ];
-    const { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key, native_status } = species;
-    const plain = { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key, native_status };
+    const { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key, native_status } =
+      species;
+    const plain = {
+      id,
+      slug,
+      name_scientific,
+      name_en,
+      name_de,
+      plant_layer,
+      primary_image_key,
+      native_status,
+    };
     const list = sql.join(
       [
         ...Object.entries({ ...plain, guild_score: species.guild_score }).map(
           ([name, column]) => sql`${column} as ${sql.identifier(name)}`,
         ),
         sql`${species.hardiness_min} as hardiness_min, ${species.hardiness_max} as hardiness_max`,
-        ...GUILD_FUNCTIONS.map((fn) => sql`${functionPredicate(fn, '"species".')} as ${sql.identifier(`is_${fn}`)}`),
+        ...GUILD_FUNCTIONS.map(
+          (fn) => sql`${functionPredicate(fn, '"species".')} as ${sql.identifier(`is_${fn}`)}`,
+        ),
       ],
       sql`, `,
     );

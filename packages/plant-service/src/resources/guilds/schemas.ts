@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { HardinessZoneParam } from '../../schema/hardiness-param.js';
-import { Nullable, Uuid } from '../../schema/types.js';
+import { Nullable, Ref, Uuid } from '../../schema/types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { EvidenceSchema } from './evidence.js';
 import { GUILD_FUNCTIONS } from './functions.js';
@@ -10,15 +10,18 @@ const byName = <T extends Parameters<typeof Type.Object>[0][string]>(names: read
   Type.Object(Object.fromEntries(names.map((n) => [n, value])) as Record<string, T>);
 
 /** A species as a guild answer names it. */
-export const GuildMemberSchema = Type.Object({
-  id: Uuid,
-  slug: Type.String(),
-  name_scientific: Type.String(),
-  name_en: Nullable(Type.String()),
-  name_de: Nullable(Type.String()),
-  plant_layer: Nullable(Type.String()),
-  primary_image_key: Nullable(Type.String({ description: 'Key of the primary image, under /img/.' })),
-});
+export const GuildMemberSchema = Type.Object(
+  {
+    id: Uuid,
+    slug: Type.String(),
+    name_scientific: Type.String(),
+    name_en: Nullable(Type.String()),
+    name_de: Nullable(Type.String()),
+    plant_layer: Nullable(Type.String()),
+    primary_image_key: Nullable(Type.String({ description: 'Key of the primary image, under /img/.' })),
+  },
+  { $id: 'GuildMember' },
+);
 export type GuildMember = Static<typeof GuildMemberSchema>;
 
 const CompanionReason = Type.Object(
@@ -31,14 +34,17 @@ const CompanionReason = Type.Object(
   { description: 'The beneficial relation with the focal species; null when there is none.' },
 );
 
-export const GuildCandidateSchema = Type.Object({
-  ...GuildMemberSchema.properties,
-  score: Type.Integer({ minimum: 1, description: 'See "Guilds" in the API description.' }),
-  reasons: Type.Object({
-    companion: Nullable(CompanionReason),
-    functions: Type.Array(enumOf(GUILD_FUNCTIONS), { description: 'The guild functions the species has.' }),
-  }),
-});
+export const GuildCandidateSchema = Type.Object(
+  {
+    ...GuildMemberSchema.properties,
+    score: Type.Integer({ minimum: 1, description: 'See "Guilds" in the API description.' }),
+    reasons: Type.Object({
+      companion: Nullable(CompanionReason),
+      functions: Type.Array(enumOf(GUILD_FUNCTIONS), { description: 'The guild functions the species has.' }),
+    }),
+  },
+  { $id: 'GuildCandidate' },
+);
 export type GuildCandidate = Static<typeof GuildCandidateSchema>;
 
 const AvoidSchema = Type.Object({
@@ -51,11 +57,13 @@ export type GuildAvoid = Static<typeof AvoidSchema>;
 
 export const GuildSchema = Type.Object(
   {
-    species: GuildMemberSchema,
+    species: Ref(GuildMemberSchema),
     hardiness_zone: Nullable(Type.String()),
-    functions: byName(GUILD_FUNCTIONS, Type.Array(GuildCandidateSchema)),
-    layers: byName(PLANT_LAYERS, Type.Array(GuildCandidateSchema)),
-    avoid: Type.Array(AvoidSchema, { description: 'Species antagonistic to the focal one, by scientific name.' }),
+    functions: byName(GUILD_FUNCTIONS, Type.Array(Ref(GuildCandidateSchema))),
+    layers: byName(PLANT_LAYERS, Type.Array(Ref(GuildCandidateSchema))),
+    avoid: Type.Array(AvoidSchema, {
+      description: 'Species antagonistic to the focal one, by scientific name.',
+    }),
   },
   { $id: 'Guild' },
 );
@@ -86,28 +94,32 @@ export type GuildCheckBody = Static<typeof GuildCheckBodySchema>;
 
 const PairSchema = Type.Object({
   companion_id: Uuid,
-  species_a: GuildMemberSchema,
-  species_b: GuildMemberSchema,
+  species_a: Ref(GuildMemberSchema),
+  species_b: Ref(GuildMemberSchema),
   mechanism: Nullable(Type.String()),
   evidence: EvidenceSchema,
 });
 export type GuildPair = Static<typeof PairSchema>;
 
-const Members = Type.Array(GuildMemberSchema);
+const Members = Type.Array(Ref(GuildMemberSchema));
 
 export const GuildCheckSchema = Type.Object(
   {
-    species: Type.Array(GuildMemberSchema, { description: 'The set, each species once, in the order first given.' }),
+    species: Type.Array(Ref(GuildMemberSchema), {
+      description: 'The set, each species once, in the order first given.',
+    }),
     conflicts: Type.Array(PairSchema, { description: 'Antagonistic pairs inside the set.' }),
     synergies: Type.Array(PairSchema, { description: 'Beneficial pairs inside the set.' }),
     layers: Type.Record(Type.String(), Members, { description: 'Layer → members; only layers present.' }),
     missing_layers: Type.Array(enumOf(PLANT_LAYERS)),
-    roles: Type.Record(Type.String(), Members, { description: 'Guild function → members; only roles present.' }),
+    roles: Type.Record(Type.String(), Members, {
+      description: 'Guild function → members; only roles present.',
+    }),
     missing_roles: Type.Array(enumOf(GUILD_FUNCTIONS)),
-    outside_zone: Type.Array(GuildMemberSchema, {
+    outside_zone: Type.Array(Ref(GuildMemberSchema), {
       description: 'Members whose hardiness range does not cover all of `hardiness_zone` (empty without it).',
     }),
-    zone_unknown: Type.Array(GuildMemberSchema, {
+    zone_unknown: Type.Array(Ref(GuildMemberSchema), {
       description: 'Members without a hardiness range, when `hardiness_zone` is given (empty without it).',
     }),
   },

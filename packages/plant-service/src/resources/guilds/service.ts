@@ -13,7 +13,12 @@ import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { EVIDENCE_BONUS } from './evidence.js';
 import { GUILD_FUNCTIONS } from './functions.js';
-import { type CandidateFilters, guildRepository as repo, type Relation, type SpeciesFacts } from './repository.js';
+import {
+  type CandidateFilters,
+  type Relation,
+  guildRepository as repo,
+  type SpeciesFacts,
+} from './repository.js';
 import type {
   Guild,
   GuildAvoid,
@@ -95,7 +100,9 @@ export function guildService({ db }: Database) {
       // Antagonists never come back; beneficial companions are merged in with their relation.
       const excluded = [
         focal.id,
-        ...relations.filter(({ relation }) => relation.relationship !== 'neutral').map(({ other }) => other.id),
+        ...relations
+          .filter(({ relation }) => relation.relationship !== 'neutral')
+          .map(({ other }) => other.id),
       ];
       const top = await repo.topByGroup(db, excluded, filters, q.limit);
       const group = (key: `function:${string}` | `layer:${string}`, related: typeof companions) =>
@@ -166,7 +173,9 @@ export function guildService({ db }: Database) {
         roles,
         missing_roles: GUILD_FUNCTIONS.filter((fn) => !(fn in roles)),
         outside_zone:
-          zone === null ? [] : set.filter((s) => s.hardiness !== null && !rangeIncludes(s.hardiness, zone)).map(member),
+          zone === null
+            ? []
+            : set.filter((s) => s.hardiness !== null && !rangeIncludes(s.hardiness, zone)).map(member),
         zone_unknown: zone === null ? [] : set.filter((s) => s.hardiness === null).map(member),
       };
     },

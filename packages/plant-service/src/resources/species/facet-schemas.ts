@@ -2,7 +2,13 @@ import { type Static, Type } from 'typebox';
 import { Nullable } from '../../schema/types.js';
 
 /** Facets the species list can count, by the filter parameter each one feeds. */
-export const FACETS = ['plant_layer', 'family', 'native_status', 'drought_tolerance', 'nitrogen_fixer'] as const;
+export const FACETS = [
+  'plant_layer',
+  'family',
+  'native_status',
+  'drought_tolerance',
+  'nitrogen_fixer',
+] as const;
 export type Facet = (typeof FACETS)[number];
 
 export const FacetsParam = Type.String({

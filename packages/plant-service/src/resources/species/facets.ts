@@ -34,12 +34,14 @@ export function parseFacets(text: string): Facet[] {
 
 type Value = string | boolean | null;
 
-export async function countFacets(ex: Executor, where: SQL | undefined, names: Facet[]): Promise<FacetCounts> {
+export async function countFacets(
+  ex: Executor,
+  where: SQL | undefined,
+  names: Facet[],
+): Promise<FacetCounts> {
   const selected = names.map((name) => sql`${COLUMNS[name]} as ${sql.identifier(name)}`);
   // grouping(x) is 0 in the rows of the grouping set that holds x: it tells which facet a row counts.
-  const grouping = names.map(
-    (name) => sql`grouping(${COLUMNS[name]}) as ${sql.identifier(`g_${name}`)}`,
-  );
+  const grouping = names.map((name) => sql`grouping(${COLUMNS[name]}) as ${sql.identifier(`g_${name}`)}`);
   const sets = names.map((name) => sql`(${COLUMNS[name]})`);
   const joinFamilies = names.includes('family')
     ? sql`join ${families} on ${eq(families.id, species.family_id)}`

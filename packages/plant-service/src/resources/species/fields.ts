@@ -2,8 +2,9 @@
  * The species' fields (spec 2.2), declared once. `writable: false` marks the fields the spec
  * leaves out of the CreateSpecies payload; they are filled by bulk import only.
  */
-import { ZONE_RANGE_PATTERN } from '../../schema/hardiness.js';
+
 import { bool, count, int, num, oneOf, str, strList } from '../../schema/fields.js';
+import { ZONE_RANGE_PATTERN } from '../../schema/hardiness.js';
 import {
   NATIVE_STATUSES,
   PLANT_LAYERS,

@@ -32,7 +32,10 @@ export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL
  * Species hardy in every part of `zone` (`7` needs 7a and 7b, `7a` only 7a); a species without a
  * readable zone never matches. `zone` has passed the query schema's pattern.
  */
-export function hardinessCovers(zone: string, table: { hardiness_min: PgColumn; hardiness_max: PgColumn } = species): SQL {
+export function hardinessCovers(
+  zone: string,
+  table: { hardiness_min: PgColumn; hardiness_max: PgColumn } = species,
+): SQL {
   const interval = zoneInterval(zone);
   if (interval === null) throw new Error(`not a hardiness zone: ${zone}`);
   return sql`${table.hardiness_min} <= ${interval.min} and ${table.hardiness_max} >= ${interval.max}`;

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { payloadProps, recordProps } from '../../schema/fields.js';
+import { HardinessZoneParam } from '../../schema/hardiness-param.js';
 import { Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../schema/vocabularies.js';
-import { HardinessZoneParam } from '../../schema/hardiness-param.js';
 import { FacetCountsSchema, FacetsParam } from './facet-schemas.js';
 import { speciesFields } from './fields.js';
 

@@ -7,9 +7,9 @@ import { companionRepository } from '../companions/repository.js';
 import type { CompanionRelationship } from '../companions/schemas.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
-import { familyExists, speciesRepository as repo, speciesFilters } from './repository.js';
 import type { FacetCounts } from './facet-schemas.js';
 import { countFacets, parseFacets } from './facets.js';
+import { familyExists, speciesRepository as repo, speciesFilters } from './repository.js';
 import type { CreateSpecies, Species, SpeciesListQuery, SpeciesPage, UpdateSpecies } from './schemas.js';
 
 export function speciesService({ db }: Database, images?: EntityImages) {
