@@ -27,6 +27,7 @@ WHERE s.id = p.id
 ALTER TABLE "species" ADD COLUMN "hardiness_min" smallint GENERATED ALWAYS AS (case when hardiness_zone_usda ~ '^(1[0-3]|[1-9])[ab]?(-(1[0-3]|[1-9])[ab]?)?$' then (2 * rtrim(split_part(hardiness_zone_usda, '-', 1), 'ab')::int - case when split_part(hardiness_zone_usda, '-', 1) like '%b' then 0 else 1 end)::smallint end) STORED;--> statement-breakpoint
 ALTER TABLE "species" ADD COLUMN "hardiness_max" smallint GENERATED ALWAYS AS (case when hardiness_zone_usda ~ '^(1[0-3]|[1-9])[ab]?(-(1[0-3]|[1-9])[ab]?)?$' then (2 * rtrim(coalesce(nullif(split_part(hardiness_zone_usda, '-', 2), ''), hardiness_zone_usda), 'ab')::int - case when coalesce(nullif(split_part(hardiness_zone_usda, '-', 2), ''), hardiness_zone_usda) like '%a' then 1 else 0 end)::smallint end) STORED;--> statement-breakpoint
 ALTER TABLE "species" ADD COLUMN "guild_score" smallint GENERATED ALWAYS AS (("nitrogen_fixer" is true)::int + ("dynamic_accumulator" is true)::int + ("attracts_pollinators" is true)::int + ("attracts_beneficial_insects" is true)::int + ("plant_layer" = 'ground_cover' or 'ground_cover' = any(coalesce("guild_role", '{}')))::int + ("mulch_plant" is true)::int) STORED;--> statement-breakpoint
+CREATE INDEX "companions_a_idx" ON "companions" USING btree ("species_a_id");--> statement-breakpoint
 CREATE INDEX "cultivars_indoor_sowing_months_idx" ON "cultivars" USING gin ("indoor_sowing_months");--> statement-breakpoint
 CREATE INDEX "cultivars_indoor_sowing_weeks_idx" ON "cultivars" USING gin ("indoor_sowing_weeks");--> statement-breakpoint
 CREATE INDEX "cultivars_direct_sowing_months_idx" ON "cultivars" USING gin ("direct_sowing_months");--> statement-breakpoint
@@ -37,7 +38,7 @@ CREATE INDEX "cultivars_glasshouse_months_idx" ON "cultivars" USING gin ("glassh
 CREATE INDEX "cultivars_glasshouse_weeks_idx" ON "cultivars" USING gin ("glasshouse_weeks");--> statement-breakpoint
 CREATE INDEX "cultivars_harvesting_months_idx" ON "cultivars" USING gin ("harvesting_months");--> statement-breakpoint
 CREATE INDEX "cultivars_harvesting_weeks_idx" ON "cultivars" USING gin ("harvesting_weeks");--> statement-breakpoint
-CREATE INDEX "species_hardiness_idx" ON "species" USING btree ("hardiness_min","hardiness_max");--> statement-breakpoint
+CREATE INDEX "species_hardiness_idx" ON "species" USING btree ("hardiness_min","hardiness_max","plant_layer","native_status","drought_tolerance","nitrogen_fixer","family_id");--> statement-breakpoint
 CREATE INDEX "species_guild_nitrogen_fixer_idx" ON "species" USING btree ("guild_score" DESC NULLS LAST,"name_scientific","id") WHERE ("nitrogen_fixer" is true);--> statement-breakpoint
 CREATE INDEX "species_guild_dynamic_accumulator_idx" ON "species" USING btree ("guild_score" DESC NULLS LAST,"name_scientific","id") WHERE ("dynamic_accumulator" is true);--> statement-breakpoint
 CREATE INDEX "species_guild_pollinator_attractor_idx" ON "species" USING btree ("guild_score" DESC NULLS LAST,"name_scientific","id") WHERE ("attracts_pollinators" is true);--> statement-breakpoint

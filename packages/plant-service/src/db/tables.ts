@@ -89,7 +89,17 @@ export const species = pgTable(
     index('species_order_idx').on(t.name_scientific, t.id),
     index('species_family_order_idx').on(t.family_id, t.name_scientific, t.id),
     index('species_search_idx').using('gin', t.search),
-    index('species_hardiness_idx').on(t.hardiness_min, t.hardiness_max),
+    // The zone filter, and the columns the usual filters and the facets read after it, so a count
+    // or facet query over a zone can be answered from the index alone.
+    index('species_hardiness_idx').on(
+      t.hardiness_min,
+      t.hardiness_max,
+      t.plant_layer,
+      t.native_status,
+      t.drought_tolerance,
+      t.nitrogen_fixer,
+      t.family_id,
+    ),
     // The best guild candidates of each function and of each layer, read in index order.
     ...GUILD_FUNCTIONS.map((fn) =>
       index(`species_guild_${fn}_idx`)
@@ -196,6 +206,8 @@ export const companions = pgTable(
       sql`greatest(${t.species_a_id}, ${t.species_b_id})`,
     ),
     index('companions_b_idx').on(t.species_b_id),
+    // With companions_b_idx: a species' relations from either side without reading every relation.
+    index('companions_a_idx').on(t.species_a_id),
     check('companions_distinct_species', sql`${t.species_a_id} <> ${t.species_b_id}`),
   ],
 );
