@@ -6,6 +6,7 @@
 
 import type { Validator } from 'typebox/compile';
 import { Compile } from 'typebox/compile';
+import { rangeProblem } from '../schema/hardiness.js';
 import { identityOf, KIND_NAMES, type Kind, type KindName } from './kinds.js';
 import type { Problem } from './problems.js';
 import type { SourceRecord } from './read.js';
@@ -103,6 +104,22 @@ export function checkDataset(sources: readonly SourceRecord[]): CheckResult {
   for (const source of sources) {
     const { kind, record } = source;
     problems.push(...schemaProblems(kind, source));
+    const zone = kind.name === 'species' ? record.hardiness_zone_usda : undefined;
+    const zoneProblem = typeof zone === 'string' ? rangeProblem(zone) : null;
+    // The schema's pattern reports malformed zones; only a reversed range is left to say.
+    if (
+      zoneProblem !== null &&
+      !problems.some(
+        (p) => p.line === source.line && p.field === 'hardiness_zone_usda' && p.file === source.file,
+      )
+    ) {
+      problems.push({
+        file: source.file,
+        line: source.line,
+        field: 'hardiness_zone_usda',
+        message: zoneProblem,
+      });
+    }
     if (kind.identity.every((f) => typeof record[f] === 'string')) {
       const key = identityOf(kind, record);
       const first = seen.get(kind.name)?.get(key);

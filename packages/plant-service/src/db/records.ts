@@ -10,10 +10,16 @@ import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 
 export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
 
-/** The columns a response carries: everything but the internal full-text vector. */
+/**
+ * Columns the database derives for its own use (full-text vector, hardiness half-zones, guild
+ * score); never part of a response.
+ */
+const INTERNAL_COLUMNS = new Set(['search', 'hardiness_min', 'hardiness_max', 'guild_score']);
+
+/** The columns a response carries: everything but the internal, derived ones. */
 export function publicColumns(table: PgTable): Record<string, PgColumn> {
-  const { search: _search, ...rest } = getTableColumns(table) as Record<string, PgColumn>;
-  return rest;
+  const all = getTableColumns(table) as Record<string, PgColumn>;
+  return Object.fromEntries(Object.entries(all).filter(([name]) => !INTERNAL_COLUMNS.has(name)));
 }
 
 function refCondition(table: CatalogueTable, ref: string) {

@@ -12,15 +12,18 @@ import {
   integer,
   numeric,
   pgTable,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { cultivarFields } from '../resources/cultivars/fields.js';
+import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../resources/guilds/functions.js';
 import { speciesFields } from '../resources/species/fields.js';
 import { columns } from '../schema/fields.js';
 import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
+import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -77,13 +80,42 @@ export const species = pgTable(
         ['description', 'description_en', 'description_de'],
       ),
     ),
+    // Internal, derived columns (never in a response): the hardiness range as half-zones, so
+    // the zone filter is an indexable comparison, and how many guild functions the species has.
+    hardiness_min: smallint().generatedAlwaysAs(halfZoneMinSql('hardiness_zone_usda')),
+    hardiness_max: smallint().generatedAlwaysAs(halfZoneMaxSql('hardiness_zone_usda')),
+    guild_score: smallint().generatedAlwaysAs(guildScoreSql()),
   },
   (t) => [
     index('species_order_idx').on(t.name_scientific, t.id),
     index('species_family_order_idx').on(t.family_id, t.name_scientific, t.id),
     index('species_search_idx').using('gin', t.search),
+    // The zone filter, and the columns the usual filters and the facets read after it, so a count
+    // or facet query over a zone can be answered from the index alone.
+    index('species_hardiness_idx').on(
+      t.hardiness_min,
+      t.hardiness_max,
+      t.plant_layer,
+      t.native_status,
+      t.drought_tolerance,
+      t.nitrogen_fixer,
+      t.family_id,
+    ),
+    // The best guild candidates of each function and of each layer, read in index order.
+    ...GUILD_FUNCTIONS.map((fn) =>
+      index(`species_guild_${fn}_idx`)
+        .on(t.guild_score.desc(), t.name_scientific, t.id)
+        .where(functionPredicate(fn)),
+    ),
+    index('species_guild_layer_idx')
+      .on(t.plant_layer, t.guild_score.desc(), t.name_scientific, t.id)
+      .where(sql`${t.guild_score} > 0`),
   ],
 );
+
+const CALENDAR_ARRAYS = (
+  ['indoor_sowing', 'direct_sowing', 'transplanting', 'glasshouse', 'harvesting'] as const
+).flatMap((activity) => [`${activity}_months`, `${activity}_weeks`] as const);
 
 export const cultivars = pgTable(
   'cultivars',
@@ -107,6 +139,8 @@ export const cultivars = pgTable(
     index('cultivars_order_idx').on(t.name, t.id),
     index('cultivars_species_order_idx').on(t.species_id, t.name, t.id),
     index('cultivars_search_idx').using('gin', t.search),
+    // The planting calendar's month and week tests (`@>`, `&&`) on each activity's arrays.
+    ...CALENDAR_ARRAYS.map((name) => index(`cultivars_${name}_idx`).using('gin', t[name])),
   ],
 );
 
@@ -174,6 +208,8 @@ export const companions = pgTable(
       sql`greatest(${t.species_a_id}, ${t.species_b_id})`,
     ),
     index('companions_b_idx').on(t.species_b_id),
+    // With companions_b_idx: a species' relations from either side without reading every relation.
+    index('companions_a_idx').on(t.species_a_id),
     check('companions_distinct_species', sql`${t.species_a_id} <> ${t.species_b_id}`),
   ],
 );

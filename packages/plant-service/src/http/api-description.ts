@@ -2,6 +2,9 @@
  * The OpenAPI description's prose: every decision this service takes where the spec
  * (shared/spec/plant-service-api.md) says "not shown".
  */
+import { EVIDENCE_BONUS } from '../resources/guilds/evidence.js';
+import { FUNCTION_RULES, GUILD_FUNCTIONS } from '../resources/guilds/functions.js';
+import { FACETS } from '../resources/species/facet-schemas.js';
 import {
   EVIDENCE_LEVELS,
   NATIVE_STATUSES,
@@ -73,6 +76,51 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   nothing keeps it; \`If-None-Match\` → 304, \`Cache-Control: no-cache\`. Each version is dumped once from
   one snapshot and the file is streamed to every client asking for it. Bulk imports run from the CLI
   (no HTTP import endpoint) and invalidate the response caches like any write.
+
+## Planning: hardiness, facets, guilds, calendar
+- **Hardiness zones.** \`hardiness_zone_usda\` is one USDA zone \`N\`, \`Na\` or \`Nb\` (N 1–13) or a range
+  \`N-M\` / \`Na-Mb\` (sides may mix, e.g. \`4-8b\`), the colder zone first; anything else, including
+  spaces, en dashes or a reversed range, is a 400 naming the field (create, update and bulk import).
+  Values stored before this rule were normalised once ("USDA", "zone", spaces dropped; "to" and dashes read
+  as a range; a reversed range turned round); values that still did not fit were cleared to null.
+- **\`hardiness_zone\` filter** (species list, guild, guild check): a zone \`N\`, \`Na\` or \`Nb\`. A species
+  matches when its range covers all of that zone: \`7\` needs both 7a and 7b (\`3-7a\` matches \`7a\` but not
+  \`7\`), \`7a\` needs only 7a. A species without a zone never matches: unknown is not hardy.
+- **Facets** (\`facets\` on the species list: ${FACETS.join(', ')}): \`facets\` in the page, per facet one entry
+  \`{value, count}\` per value in the whole filtered set (not only the page), \`null\` for unknown, so each
+  facet's counts add up to \`total\`; by count, then value. \`family\` values are family slugs. An unknown
+  name is a 400; without \`facets\` the page is unchanged.
+- **Guild functions.** ${GUILD_FUNCTIONS.map((fn) => `\`${fn}\`: ${FUNCTION_RULES[fn]}`).join('; ')}.
+- **Guilds** (\`GET /api/v1/species/{ref}/guild\`). Candidates are species other than the focal one that
+  have a beneficial relation with it or at least one guild function; a species antagonistic to it is never
+  a candidate (it is listed under \`avoid\` with mechanism and evidence, whatever the filters). A neutral
+  relation is neither a reason nor a bar. Score: a beneficial relation gives 10, plus
+  ${Object.entries(EVIDENCE_BONUS)
+    .map(([level, bonus]) => `${bonus} for ${level}`)
+    .join(', ')} evidence (unknown: 0); each guild function the candidate has adds 1. In every group,
+  candidates rank by score (highest first), then scientific name, then id, and \`limit\` (default 5, at most
+  20) are shown. \`functions\` has one group per guild function, \`layers\` one per plant layer; a candidate
+  appears in every group it belongs to, and one without a layer only under its functions. With
+  \`hardiness_zone\`, candidates must be hardy in all of it (as in the filter); with \`native_status\`, have it.
+- **Guild check** (\`POST /api/v1/guilds/check\`, public, changes nothing, not rate-limited as a write):
+  \`species\` holds 2–50 slugs or uuids; an unknown one is a 400 naming its position, counted from 0
+  (\`species[3]\`); the same species again (by slug or uuid) counts once. \`conflicts\` and \`synergies\` are
+  the antagonistic and beneficial relations with both species in the set; \`layers\`/\`roles\` list the
+  layers and guild functions present with their members, \`missing_layers\`/\`missing_roles\` those absent.
+  With \`hardiness_zone\`, \`outside_zone\` lists members whose range does not cover all of it and
+  \`zone_unknown\` members without a zone; without it both are empty.
+- **Evidence** on relations in guild answers: \`scientific\` (a peer-reviewed study of the pair or its
+  mechanism), \`documented\` (extension services, trials, grower reports naming the pair), \`traditional\`
+  (garden lore), or null when unknown.
+- **Planting calendar** (\`GET /api/v1/calendar\`). Exactly one of \`month\` (1–12) or \`week\` (ISO week 1–53):
+  neither or both is a 400. \`year\` (default: the current year, UTC) decides how weeks fall on months, since
+  a week belongs to the month of its Thursday (week 14 of 2026 runs 30 March – 5 April and is in April);
+  week 53 of a year with 52 weeks is a 400. For each activity (indoor_sowing, direct_sowing, transplanting,
+  glasshouse, harvesting) a cultivar's weeks are its \`<activity>_weeks\`, or, when it has none, the weeks of
+  its \`<activity>_months\`; its months are its months, or, when it has none, the months of its weeks. A
+  \`week\` asks for cultivars whose weeks include it, a \`month\` for those whose months include it.
+  \`species\` (slug; unknown: nothing found) and \`activity\` narrow it. Each activity is ordered by cultivar
+  name, then id, and paged by \`page\`/\`per_page\` (default 50, at most 100), with \`has_more\`.
 
 ## Sign-in and sessions (spec 5; environment variables in the README)
 - **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential

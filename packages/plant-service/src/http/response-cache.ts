@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Cache this public GET route's 200 responses (see http/response-cache.ts). */
     cache?: boolean;
+    /** A POST that only reads (e.g. a computation over a posted list): changes no data. */
+    readOnly?: boolean;
   }
   interface FastifyRequest {
     cacheVersion?: number;
@@ -51,7 +53,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
-      if (WRITE_METHODS.has(request.method)) {
+      if (WRITE_METHODS.has(request.method) && !request.routeOptions.config.readOnly) {
         if (reply.statusCode < 400) feed.changed();
         return payload;
       }

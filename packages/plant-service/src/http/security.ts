@@ -64,7 +64,8 @@ export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): 
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const hook = route.url.startsWith('/auth/')
       ? authLimit
-      : methods.some((m) => WRITE_METHODS.has(m))
+      : methods.some((m) => WRITE_METHODS.has(m)) &&
+          !(route.config as { readOnly?: boolean } | undefined)?.readOnly
         ? writeLimit
         : undefined;
     if (!hook) return;

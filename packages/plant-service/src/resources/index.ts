@@ -2,6 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/client.js';
 import type { ObjectStore } from '../storage/object-store.js';
+import { calendarRoutes } from './calendar/routes.js';
+import { calendarService } from './calendar/service.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarRoutes } from './cultivars/routes.js';
@@ -10,6 +12,8 @@ import { exportRoutes } from './export/routes.js';
 import { exportService } from './export/service.js';
 import { familyRoutes } from './families/routes.js';
 import { familyService } from './families/service.js';
+import { guildRoutes } from './guilds/routes.js';
+import { guildService } from './guilds/service.js';
 import { healthRoutes } from './health/routes.js';
 import { homeRoutes } from './home/routes.js';
 import { imageDelivery } from './images/delivery.js';
@@ -40,6 +44,8 @@ export async function registerResources(
   await app.register(familyRoutes(familyService(database, images)), { prefix: '/api/v1/families' });
   await app.register(speciesRoutes(speciesService(database, images)), { prefix: '/api/v1/species' });
   await app.register(cultivarRoutes(cultivarService(database, images)), { prefix: '/api/v1/cultivars' });
+  await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
+  await app.register(guildRoutes(guildService(database)), { prefix: '/api/v1' });
   await app.register(supplierRoutes(supplierService(database)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });

@@ -30,9 +30,13 @@ type NumOpts<W extends boolean> = Opts<W> & { minimum?: number; maximum?: number
 const meta = (o: Opts<boolean>) => (o.description ? { description: o.description } : {});
 const isWritable = <W extends boolean>(o: Opts<W>) => (o.writable ?? true) as W;
 
-export function str<W extends boolean = true>(o: Opts<W> & { maxLength?: number } = {}) {
+export function str<W extends boolean = true>(o: Opts<W> & { maxLength?: number; pattern?: string } = {}) {
   return {
-    schema: Type.String({ maxLength: o.maxLength ?? 20_000, ...meta(o) }),
+    schema: Type.String({
+      maxLength: o.maxLength ?? 20_000,
+      ...(o.pattern === undefined ? {} : { pattern: o.pattern }),
+      ...meta(o),
+    }),
     column: () => text(),
     writable: isWritable(o),
   } satisfies FieldDef;

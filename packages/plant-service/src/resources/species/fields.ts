@@ -2,7 +2,9 @@
  * The species' fields (spec 2.2), declared once. `writable: false` marks the fields the spec
  * leaves out of the CreateSpecies payload; they are filled by bulk import only.
  */
+
 import { bool, count, int, num, oneOf, str, strList } from '../../schema/fields.js';
+import { ZONE_RANGE_PATTERN } from '../../schema/hardiness.js';
 import {
   NATIVE_STATUSES,
   PLANT_LAYERS,
@@ -44,7 +46,12 @@ export const speciesFields = {
   magnesium_ppm: ppm('integer'),
   sulfur_ppm: ppm('integer'),
   // Climate
-  hardiness_zone_usda: str({ maxLength: 20 }),
+  hardiness_zone_usda: str({
+    maxLength: 20,
+    pattern: ZONE_RANGE_PATTERN,
+    description:
+      'USDA zone `N`, `Na` or `Nb` (1–13), or a range `N-M` / `Na-Mb`, the colder zone first, e.g. `4-8`, `6b-9a`.',
+  }),
   hardiness_zone_at: str({ maxLength: 20 }),
   drought_tolerance: oneOf(TOLERANCE_LEVELS),
   salt_tolerance: oneOf(TOLERANCE_LEVELS),

@@ -1,12 +1,15 @@
 import { and, asc, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { cultivars, families, species } from '../../db/tables.js';
+import { zoneInterval } from '../../schema/hardiness.js';
 import { matches, rankBy } from '../search/tsquery.js';
 import type { Species, SpeciesListQuery } from './schemas.js';
 
-function filters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
+/** The list's WHERE clause; the facet counts run over the same one. */
+export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
     // An unknown family slug matches nothing: an empty page, not an error (issue 2).
     q.family === undefined
@@ -19,16 +22,30 @@ function filters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
     q.native_status === undefined ? undefined : eq(species.native_status, q.native_status),
     q.min_nectar === undefined ? undefined : gte(species.nectar_value, q.min_nectar),
     q.min_bees === undefined ? undefined : gte(species.wild_bee_count, q.min_bees),
+    q.hardiness_zone === undefined ? undefined : hardinessCovers(q.hardiness_zone),
     tsquery === null ? undefined : matches(species.search, tsquery),
   ];
   return and(...conditions);
+}
+
+/**
+ * Species hardy in every part of `zone` (`7` needs 7a and 7b, `7a` only 7a); a species without a
+ * readable zone never matches. `zone` has passed the query schema's pattern.
+ */
+export function hardinessCovers(
+  zone: string,
+  table: { hardiness_min: PgColumn; hardiness_max: PgColumn } = species,
+): SQL {
+  const interval = zoneInterval(zone);
+  if (interval === null) throw new Error(`not a hardiness zone: ${zone}`);
+  return sql`${table.hardiness_min} <= ${interval.min} and ${table.hardiness_max} >= ${interval.max}`;
 }
 
 export const speciesRepository = {
   list(ex: Executor, q: SpeciesListQuery, tsquery: string | null): Promise<Page<Species>> {
     const order = [asc(species.name_scientific), asc(species.id)];
     if (tsquery !== null) order.unshift(desc(rankBy(species.search, tsquery)));
-    return selectPage<Species>(ex, species, publicColumns(species), filters(q, tsquery), order, q);
+    return selectPage<Species>(ex, species, publicColumns(species), speciesFilters(q, tsquery), order, q);
   },
   findByRef: (ex: Executor, ref: string) => findByRef<Species>(ex, species, ref),
   insert: (ex: Executor, slugBase: string, values: Record<string, unknown>) =>

@@ -1,7 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { payloadProps, recordProps } from '../../schema/fields.js';
+import { HardinessZoneParam } from '../../schema/hardiness-param.js';
 import { Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../schema/vocabularies.js';
+import { FacetCountsSchema, FacetsParam } from './facet-schemas.js';
 import { speciesFields } from './fields.js';
 
 export const SpeciesSchema = Type.Object(
@@ -36,7 +38,14 @@ export const UpdateSpeciesSchema = Type.Object(
 );
 export type UpdateSpecies = Static<typeof UpdateSpeciesSchema>;
 
-export const SpeciesPageSchema = Paginated(Type.Unsafe<Species>({ $ref: 'Species#' }), 'SpeciesPage');
+const SpeciesPage = Paginated(Type.Unsafe<Species>({ $ref: 'Species#' }), 'SpeciesPage');
+
+/** The page envelope; `facets` only when the query asked for them. */
+export const SpeciesPageSchema = Type.Object(
+  { ...SpeciesPage.properties, facets: Type.Optional(FacetCountsSchema) },
+  { $id: 'SpeciesPage' },
+);
+export type SpeciesPage = Static<typeof SpeciesPageSchema>;
 
 const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
 
@@ -53,6 +62,8 @@ export const SpeciesListQuery = Type.Object(
     min_bees: Type.Optional(
       Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Minimum wild_bee_count.' }),
     ),
+    hardiness_zone: Type.Optional(HardinessZoneParam),
+    facets: Type.Optional(FacetsParam),
   },
   { additionalProperties: false },
 );

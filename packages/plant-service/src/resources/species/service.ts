@@ -1,14 +1,16 @@
 /** Species rules: the family must exist, slug from the scientific name, 409 while cultivars exist. */
 import type { Database, Executor } from '../../db/client.js';
-import type { Page } from '../../db/paging.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import { rangeProblem } from '../../schema/hardiness.js';
 import { companionRepository } from '../companions/repository.js';
 import type { CompanionRelationship, SpeciesCompanionsQuery } from '../companions/schemas.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
-import { familyExists, speciesRepository as repo } from './repository.js';
-import type { CreateSpecies, Species, SpeciesListQuery, UpdateSpecies } from './schemas.js';
+import type { FacetCounts } from './facet-schemas.js';
+import { countFacets, parseFacets } from './facets.js';
+import { familyExists, speciesRepository as repo, speciesFilters } from './repository.js';
+import type { CreateSpecies, Species, SpeciesListQuery, SpeciesPage, UpdateSpecies } from './schemas.js';
 
 export function speciesService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Species> {
@@ -23,13 +25,36 @@ export function speciesService({ db }: Database, images?: EntityImages) {
     }
   }
 
+  /** The pattern has passed; a range must still run from the colder zone to the warmer one. */
+  function checkHardiness(value: string | null | undefined): void {
+    const problem = value ? rangeProblem(value) : null;
+    if (problem !== null) {
+      throw new BadRequest(`hardiness_zone_usda: ${problem}`, { field: 'hardiness_zone_usda' });
+    }
+  }
+
   return {
-    list: (q: SpeciesListQuery): Promise<Page<Species>> =>
-      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
+    /** A page; with `facets`, also the facet counts over the same filtered set. */
+    async list(q: SpeciesListQuery): Promise<SpeciesPage> {
+      const facetNames = q.facets === undefined ? [] : parseFacets(q.facets);
+      let facets: FacetCounts | undefined;
+      const page = await withSearch(q, async (tsquery) => {
+        const [found, counts] = await Promise.all([
+          repo.list(db, q, tsquery),
+          facetNames.length > 0 ? countFacets(db, speciesFilters(q, tsquery), facetNames) : undefined,
+        ]);
+        facets = counts;
+        return found;
+      });
+      if (facetNames.length === 0) return page;
+      // A search with nothing searchable matches nothing: every facet is empty.
+      return { ...page, facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) };
+    },
 
     get: (ref: string) => getOrThrow(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
+      checkHardiness(input.hardiness_zone_usda);
       return db.transaction(async (tx) => {
         await checkFamily(tx, input.family_id);
         return repo.insert(tx, slugify(input.name_scientific), input);
@@ -37,6 +62,7 @@ export function speciesService({ db }: Database, images?: EntityImages) {
     },
 
     update(ref: string, input: UpdateSpecies): Promise<Species> {
+      checkHardiness(input.hardiness_zone_usda);
       return db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
         await checkFamily(tx, input.family_id);

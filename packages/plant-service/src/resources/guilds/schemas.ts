@@ -1,0 +1,128 @@
+import { type Static, Type } from 'typebox';
+import { HardinessZoneParam } from '../../schema/hardiness-param.js';
+import { Nullable, Ref, Uuid } from '../../schema/types.js';
+import { NATIVE_STATUSES, PLANT_LAYERS } from '../../schema/vocabularies.js';
+import { EvidenceSchema } from './evidence.js';
+import { GUILD_FUNCTIONS } from './functions.js';
+
+const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+const byName = <T extends Parameters<typeof Type.Object>[0][string]>(names: readonly string[], value: T) =>
+  Type.Object(Object.fromEntries(names.map((n) => [n, value])) as Record<string, T>);
+
+/** A species as a guild answer names it. */
+export const GuildMemberSchema = Type.Object(
+  {
+    id: Uuid,
+    slug: Type.String(),
+    name_scientific: Type.String(),
+    name_en: Nullable(Type.String()),
+    name_de: Nullable(Type.String()),
+    plant_layer: Nullable(Type.String()),
+    primary_image_key: Nullable(Type.String({ description: 'Key of the primary image, under /img/.' })),
+  },
+  { $id: 'GuildMember' },
+);
+export type GuildMember = Static<typeof GuildMemberSchema>;
+
+const CompanionReason = Type.Object(
+  {
+    companion_id: Uuid,
+    relationship: Type.Literal('beneficial'),
+    mechanism: Nullable(Type.String()),
+    evidence: EvidenceSchema,
+  },
+  { description: 'The beneficial relation with the focal species; null when there is none.' },
+);
+
+export const GuildCandidateSchema = Type.Object(
+  {
+    ...GuildMemberSchema.properties,
+    score: Type.Integer({ minimum: 1, description: 'See "Guilds" in the API description.' }),
+    reasons: Type.Object({
+      companion: Nullable(CompanionReason),
+      functions: Type.Array(enumOf(GUILD_FUNCTIONS), { description: 'The guild functions the species has.' }),
+    }),
+  },
+  { $id: 'GuildCandidate' },
+);
+export type GuildCandidate = Static<typeof GuildCandidateSchema>;
+
+const AvoidSchema = Type.Object({
+  ...GuildMemberSchema.properties,
+  companion_id: Uuid,
+  mechanism: Nullable(Type.String()),
+  evidence: EvidenceSchema,
+});
+export type GuildAvoid = Static<typeof AvoidSchema>;
+
+export const GuildSchema = Type.Object(
+  {
+    species: Ref(GuildMemberSchema),
+    hardiness_zone: Nullable(Type.String()),
+    functions: byName(GUILD_FUNCTIONS, Type.Array(Ref(GuildCandidateSchema))),
+    layers: byName(PLANT_LAYERS, Type.Array(Ref(GuildCandidateSchema))),
+    avoid: Type.Array(AvoidSchema, {
+      description: 'Species antagonistic to the focal one, by scientific name.',
+    }),
+  },
+  { $id: 'Guild' },
+);
+export type Guild = Static<typeof GuildSchema>;
+
+export const GuildQuery = Type.Object(
+  {
+    hardiness_zone: Type.Optional(HardinessZoneParam),
+    native_status: Type.Optional(enumOf(NATIVE_STATUSES)),
+    limit: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Candidates per group (1–20).' }),
+  },
+  { additionalProperties: false },
+);
+export type GuildQuery = Static<typeof GuildQuery>;
+
+export const GuildCheckBodySchema = Type.Object(
+  {
+    species: Type.Array(Type.String({ minLength: 1, maxLength: 200 }), {
+      minItems: 2,
+      maxItems: 50,
+      description: 'Slugs or uuids; the same species twice counts once.',
+    }),
+    hardiness_zone: Type.Optional(HardinessZoneParam),
+  },
+  { additionalProperties: false },
+);
+export type GuildCheckBody = Static<typeof GuildCheckBodySchema>;
+
+const PairSchema = Type.Object({
+  companion_id: Uuid,
+  species_a: Ref(GuildMemberSchema),
+  species_b: Ref(GuildMemberSchema),
+  mechanism: Nullable(Type.String()),
+  evidence: EvidenceSchema,
+});
+export type GuildPair = Static<typeof PairSchema>;
+
+const Members = Type.Array(Ref(GuildMemberSchema));
+
+export const GuildCheckSchema = Type.Object(
+  {
+    species: Type.Array(Ref(GuildMemberSchema), {
+      description: 'The set, each species once, in the order first given.',
+    }),
+    conflicts: Type.Array(PairSchema, { description: 'Antagonistic pairs inside the set.' }),
+    synergies: Type.Array(PairSchema, { description: 'Beneficial pairs inside the set.' }),
+    layers: Type.Record(Type.String(), Members, { description: 'Layer → members; only layers present.' }),
+    missing_layers: Type.Array(enumOf(PLANT_LAYERS)),
+    roles: Type.Record(Type.String(), Members, {
+      description: 'Guild function → members; only roles present.',
+    }),
+    missing_roles: Type.Array(enumOf(GUILD_FUNCTIONS)),
+    outside_zone: Type.Array(Ref(GuildMemberSchema), {
+      description: 'Members whose hardiness range does not cover all of `hardiness_zone` (empty without it).',
+    }),
+    zone_unknown: Type.Array(Ref(GuildMemberSchema), {
+      description: 'Members without a hardiness range, when `hardiness_zone` is given (empty without it).',
+    }),
+  },
+  { $id: 'GuildCheck' },
+);
+export type GuildCheck = Static<typeof GuildCheckSchema>;

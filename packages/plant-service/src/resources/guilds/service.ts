@@ -1,0 +1,183 @@
+/**
+ * Guild rules. Around a focal species: candidates are species with a beneficial relation to it or
+ * with at least one guild function; antagonists of the focal species are never candidates, only
+ * listed under `avoid`. Score: a beneficial relation gives 10, plus 3/2/1 for scientific/
+ * documented/traditional evidence; each guild function the candidate has adds 1. Candidates
+ * rank by score, then scientific name, then id. For a set of species: the pairs inside it, the
+ * layers and functions it covers and lacks, and who is not hardy in a given zone.
+ */
+import type { Database } from '../../db/client.js';
+import { BadRequest, NotFound } from '../../errors.js';
+import { isUuid } from '../../lib/slug.js';
+import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
+import { PLANT_LAYERS } from '../../schema/vocabularies.js';
+import { EVIDENCE_BONUS } from './evidence.js';
+import { GUILD_FUNCTIONS } from './functions.js';
+import {
+  type CandidateFilters,
+  type Relation,
+  guildRepository as repo,
+  type SpeciesFacts,
+} from './repository.js';
+import type {
+  Guild,
+  GuildAvoid,
+  GuildCandidate,
+  GuildCheck,
+  GuildCheckBody,
+  GuildMember,
+  GuildPair,
+  GuildQuery,
+} from './schemas.js';
+
+/** Score of a beneficial relation before its evidence bonus: above any species' function count (at most 6). */
+const COMPANION_SCORE = 10;
+
+function member(s: SpeciesFacts): GuildMember {
+  const { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key } = s;
+  return { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key };
+}
+
+function byScoreThenName(x: GuildCandidate, y: GuildCandidate): number {
+  if (x.score !== y.score) return y.score - x.score;
+  if (x.name_scientific !== y.name_scientific) return x.name_scientific < y.name_scientific ? -1 : 1;
+  return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+}
+
+function byName(x: GuildMember, y: GuildMember): number {
+  if (x.name_scientific !== y.name_scientific) return x.name_scientific < y.name_scientific ? -1 : 1;
+  return x.id < y.id ? -1 : 1;
+}
+
+function candidate(s: SpeciesFacts, relation?: Relation): GuildCandidate {
+  const companionScore = relation
+    ? COMPANION_SCORE + (relation.evidence ? EVIDENCE_BONUS[relation.evidence] : 0)
+    : 0;
+  return {
+    ...member(s),
+    score: companionScore + s.functions.length,
+    reasons: {
+      companion: relation
+        ? {
+            companion_id: relation.companion_id,
+            relationship: 'beneficial',
+            mechanism: relation.mechanism,
+            evidence: relation.evidence,
+          }
+        : null,
+      functions: s.functions,
+    },
+  };
+}
+
+function fits(s: SpeciesFacts, filters: CandidateFilters): boolean {
+  const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
+  if (zone !== null && !rangeIncludes(s.hardiness, zone)) return false;
+  return filters.nativeStatus === undefined || s.native_status === filters.nativeStatus;
+}
+
+export function guildService({ db }: Database) {
+  return {
+    async guild(ref: string, q: GuildQuery): Promise<Guild> {
+      const [focal] = (await repo.findSpecies(db, [ref])).filter((s) =>
+        isUuid(ref) ? s.id === ref.toLowerCase() : s.slug === ref,
+      );
+      if (!focal) throw new NotFound(`species '${ref}' not found`);
+      const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
+      const relations = await repo.relationsOf(db, focal.id);
+      const avoid: GuildAvoid[] = relations
+        .filter(({ relation }) => relation.relationship === 'antagonistic')
+        .map(({ relation, other }) => ({
+          ...member(other),
+          companion_id: relation.companion_id,
+          mechanism: relation.mechanism,
+          evidence: relation.evidence,
+        }))
+        .sort(byName);
+      const companions = relations
+        .filter(({ relation, other }) => relation.relationship === 'beneficial' && fits(other, filters))
+        .map(({ relation, other }) => ({ facts: other, scored: candidate(other, relation) }));
+      // Antagonists never come back; beneficial companions are merged in with their relation.
+      const excluded = [
+        focal.id,
+        ...relations
+          .filter(({ relation }) => relation.relationship !== 'neutral')
+          .map(({ other }) => other.id),
+      ];
+      const top = await repo.topByGroup(db, excluded, filters, q.limit);
+      const group = (key: `function:${string}` | `layer:${string}`, related: typeof companions) =>
+        [...related.map((c) => c.scored), ...(top.get(key as never) ?? []).map((s) => candidate(s))]
+          .sort(byScoreThenName)
+          .slice(0, q.limit);
+      return {
+        species: member(focal),
+        hardiness_zone: q.hardiness_zone ?? null,
+        functions: Object.fromEntries(
+          GUILD_FUNCTIONS.map((fn) => [
+            fn,
+            group(
+              `function:${fn}`,
+              companions.filter((c) => c.facts.functions.includes(fn)),
+            ),
+          ]),
+        ) as Guild['functions'],
+        layers: Object.fromEntries(
+          PLANT_LAYERS.map((layer) => [
+            layer,
+            group(
+              `layer:${layer}`,
+              companions.filter((c) => c.facts.plant_layer === layer),
+            ),
+          ]),
+        ) as Guild['layers'],
+        avoid,
+      };
+    },
+
+    async check(body: GuildCheckBody): Promise<GuildCheck> {
+      const found = await repo.findSpecies(db, body.species);
+      const byId = new Map(found.map((s) => [s.id, s]));
+      const bySlug = new Map(found.map((s) => [s.slug, s]));
+      const members = new Map<string, SpeciesFacts>();
+      body.species.forEach((ref, i) => {
+        const s = isUuid(ref) ? byId.get(ref.toLowerCase()) : bySlug.get(ref);
+        if (!s) throw new BadRequest(`species[${i}]: no species '${ref}'`, { field: `species[${i}]` });
+        if (!members.has(s.id)) members.set(s.id, s);
+      });
+      const set = [...members.values()];
+      const relations = await repo.relationsAmong(db, [...members.keys()]);
+      const pair = (r: Relation): GuildPair => ({
+        companion_id: r.companion_id,
+        species_a: member(members.get(r.a) as SpeciesFacts),
+        species_b: member(members.get(r.b) as SpeciesFacts),
+        mechanism: r.mechanism,
+        evidence: r.evidence,
+      });
+      const layers: Record<string, GuildMember[]> = {};
+      for (const layer of PLANT_LAYERS) {
+        const inLayer = set.filter((s) => s.plant_layer === layer).map(member);
+        if (inLayer.length > 0) layers[layer] = inLayer;
+      }
+      const roles: Record<string, GuildMember[]> = {};
+      for (const fn of GUILD_FUNCTIONS) {
+        const withRole = set.filter((s) => s.functions.includes(fn)).map(member);
+        if (withRole.length > 0) roles[fn] = withRole;
+      }
+      const zone = body.hardiness_zone === undefined ? null : zoneInterval(body.hardiness_zone);
+      return {
+        species: set.map(member),
+        conflicts: relations.filter((r) => r.relationship === 'antagonistic').map(pair),
+        synergies: relations.filter((r) => r.relationship === 'beneficial').map(pair),
+        layers,
+        missing_layers: PLANT_LAYERS.filter((layer) => !(layer in layers)),
+        roles,
+        missing_roles: GUILD_FUNCTIONS.filter((fn) => !(fn in roles)),
+        outside_zone:
+          zone === null
+            ? []
+            : set.filter((s) => s.hardiness !== null && !rangeIncludes(s.hardiness, zone)).map(member),
+        zone_unknown: zone === null ? [] : set.filter((s) => s.hardiness === null).map(member),
+      };
+    },
+  };
+}
