@@ -16,7 +16,7 @@ const Evidence = Type.Unsafe<Evidence>({
   description: evidenceMeaning,
 });
 /** Null is a value of its own here (not assessed), so it is listed in the enum too. */
-const EvidenceOrNull = Type.Unsafe<Evidence | null>({
+export const EvidenceOrNull = Type.Unsafe<Evidence | null>({
   type: ['string', 'null'],
   enum: [...EVIDENCE_LEVELS, null],
   description: `${evidenceMeaning} Null when not assessed.`,
