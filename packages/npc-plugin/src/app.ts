@@ -70,7 +70,7 @@ export async function buildApp(options: {
     logger,
     title: `${descriptor.name} HTTP interface`,
     version: descriptor.version,
-    description: `${descriptor.description} Every route needs HTTP Basic credentials with the permission node ${descriptor.id}.web.<endpoint> (or a wildcard), unless the accounts file's anonymous group grants it. Errors are {"error": "..."}.`,
+    description: `${descriptor.description} Every route except /health needs HTTP Basic credentials with the permission node ${descriptor.id}.web.<endpoint> (or a wildcard), unless the accounts file's anonymous group grants it. Errors are {"error": "..."}.`,
   });
   web.app.addHook('onResponse', async (request, reply) => {
     metrics.httpRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode);

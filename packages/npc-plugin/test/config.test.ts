@@ -51,6 +51,57 @@ describe('configuration from the environment', () => {
     expect(config.http.tls).toEqual({ cert: 'c.pem', key: 'k.pem' });
   });
 
+  it('reads the tool, budget and reply settings', () => {
+    const defaults = loadConfig({});
+    expect(defaults.npc).toMatchObject({
+      tools: ['follow_player', 'stop', 'go_to', 'look_at', 'emote'],
+      toolPlayers: null,
+      replyMaxChars: 600,
+      replyMaxLines: 4,
+      llmConcurrency: 4,
+      llmDailyTokens: null,
+    });
+    expect(defaults.llm.maxResponseBytes).toBe(262_144);
+    const set = loadConfig({
+      NPC_TOOLS: 'emote, stop',
+      NPC_TOOL_PLAYERS: 'Alice,Bob',
+      NPC_LLM_DAILY_TOKENS: '50000',
+      NPC_LLM_CONCURRENCY: '2',
+    });
+    expect(set.npc).toMatchObject({
+      tools: ['emote', 'stop'],
+      toolPlayers: ['Alice', 'Bob'],
+      llmDailyTokens: 50_000,
+    });
+    // Set but empty means none: no tools, nobody may command the NPC.
+    expect(loadConfig({ NPC_TOOLS: '', NPC_TOOL_PLAYERS: '' }).npc).toMatchObject({
+      tools: [],
+      toolPlayers: [],
+    });
+    const problems = (() => {
+      try {
+        loadConfig({
+          NPC_TOOLS: 'fly',
+          NPC_TOOL_PLAYERS: 'not a name',
+          NPC_LLM_DAILY_TOKENS: 'lots',
+          NPC_LLM_CONCURRENCY: '0',
+          NPC_LOGIN_FAILURES_PER_MINUTE: '10',
+          NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '5',
+        });
+      } catch (e) {
+        return (e as StartupError).problems.map((p) => p.split(/[=: ]/)[0]);
+      }
+      return [];
+    })();
+    expect(problems).toEqual([
+      'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
+      'NPC_TOOLS',
+      'NPC_TOOL_PLAYERS',
+      'NPC_LLM_DAILY_TOKENS',
+      'NPC_LLM_CONCURRENCY',
+    ]);
+  });
+
   it('names every bad value in one error', () => {
     let error: StartupError | undefined;
     try {

@@ -263,6 +263,7 @@ export class Npc implements NpcActions {
     const lines = splitChat(message, this.game.chatLimit);
     if (lines.length === 0) throw new BadRequestError('message', 'must contain visible text');
     this.#outbox.enqueue(lines);
+    this.events.publish('reply', { player: null, lines, whisper: false });
     await this.#startTalking('chat');
     return { state: this.machine.state, lines };
   }

@@ -39,7 +39,7 @@ export const eventsRoute =
           operationId: 'streamEvents',
           summary: 'Stream what happens (Server-Sent Events)',
           description:
-            'text/event-stream. Event names: chat {player, message, distance, whisper}, reply {player, lines, whisper}, ' +
+            'text/event-stream. Event names: chat {player, message, distance, whisper}, reply {player (null for POST /chat), lines, whisper}, ' +
             'state {from, to}, goal {id, kind, target, status, error} (when it starts and when it ends), player {name, ' +
             'status: joined | left} (the chat radius), connection {status: connecting | connected | disconnected | failed, ' +
             'attempt, reason}; every data object also has `at` (ISO 8601). Ids increase by one from 1 at process start. ' +

@@ -197,6 +197,15 @@ describe('conversation', () => {
     expect(mine.every((e) => typeof e.data.at === 'string')).toBe(true);
   });
 
+  it('reports lines said through POST /chat as a reply event without a player', async () => {
+    await start();
+    await npc.say('Hear ye, hear ye');
+    expect(events.find((e) => e.kind === 'reply')).toMatchObject({
+      kind: 'reply',
+      data: { player: null, lines: ['Hear ye, hear ye'], whisper: false },
+    });
+  });
+
   it('keeps NPC_LLM_CONCURRENCY requests in flight for 20 players at once', async () => {
     await start({ NPC_LLM_CONCURRENCY: '3', NPC_TOOLS: '' });
     gateway.maxInFlight = 0;

@@ -1,5 +1,5 @@
 import { Compile } from 'typebox/compile';
-import { AppError, BadRequestError } from '../../errors.js';
+import { AppError, BadRequestError, NotFoundError } from '../../errors.js';
 import { FOLLOW_DISTANCE, positionOf } from '../../shared/fields.js';
 import { EMOTES_WITH_TARGET, type EmoteName } from '../emotes.js';
 import type { LookTarget, Position } from '../game.js';
@@ -103,7 +103,7 @@ export class NpcTools {
         const target = this.#place(args as GoToArgs);
         if (target.kind === 'player') {
           const position = this.npc.playerPosition(target.name);
-          if (!position) throw new BadRequestError('player', `player ${target.name} is not in view`);
+          if (!position) throw new NotFoundError(`player ${target.name} is not in view`);
           return done(await this.npc.move({ kind: 'position', position, range: FOLLOW_DISTANCE.default }));
         }
         return done(await this.npc.move({ kind: 'position', position: target.position, range: 1 }));
