@@ -84,6 +84,7 @@ describe('GET /api/v1/export', () => {
     expect(res.body).not.toMatch(/"(id|family_id|species_id|created_at|updated_at|primary_image_key)"/);
   });
 
+  // Fills three more databases with the whole starter dataset, which can outlast the default timeout on a busy machine.
   it('round trip: export → import into an empty database → export again gives the same bytes', async () => {
     const first = await get(t);
     const file = path.join(dir, 'dump.ndjson');
@@ -111,7 +112,7 @@ describe('GET /api/v1/export', () => {
     } finally {
       await mirror.close();
     }
-  });
+  }, 120_000);
 
   it('changes the ETag on every write and keeps it through an import that changes nothing', async () => {
     const etag = async () => (await get(t)).headers.etag as string;

@@ -56,7 +56,7 @@ async function refused(input: string): Promise<string[]> {
 describe('import', () => {
   it('loads the starter dataset into an empty database, and the API serves it', async () => {
     const report = await importDataset(t.database, [STARTER_DATA_DIR]);
-    expect(report.family).toEqual({ inserted: 80, updated: 0, unchanged: 0 });
+    expect(report.family).toEqual({ inserted: 82, updated: 0, unchanged: 0 });
     expect(report.companion.inserted).toBeGreaterThanOrEqual(200);
     expect((await getJson('/api/v1/families?per_page=1')).total).toBe(report.family.inserted);
     expect((await getJson('/api/v1/species?per_page=1')).total).toBe(report.species.inserted);
@@ -149,6 +149,7 @@ describe('import', () => {
         species_a: 'importus-secundus',
         species_b: 'importus-primus',
         relationship: 'antagonistic',
+        evidence: 'documented',
         mechanism: 'Made up for a test.',
       }),
     });
@@ -160,7 +161,11 @@ describe('import', () => {
     ]);
     const pair = await getJson('/api/v1/species/importus-primus/companions');
     expect(pair).toHaveLength(1);
-    expect(pair[0]).toMatchObject({ relationship: 'antagonistic', mechanism: 'Made up for a test.' });
+    expect(pair[0]).toMatchObject({
+      relationship: 'antagonistic',
+      evidence: 'documented',
+      mechanism: 'Made up for a test.',
+    });
   });
 
   it('refuses bad input with every problem, its file, line and field, and changes nothing', async () => {
