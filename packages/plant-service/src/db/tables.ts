@@ -248,3 +248,23 @@ export const oidcLogins = pgTable(
   },
   (t) => [index('oidc_logins_expiry_idx').on(t.expires_at)],
 );
+
+/**
+ * Personal API tokens. The secret is shown once at creation; only its SHA-256 is stored. A token
+ * carries no roles of its own: each use reads its owner's current ones.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    user_id: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    secret_hash: text().notNull(),
+    created_at: createdAt(),
+    last_used_at: timestamp({ withTimezone: true, mode: 'date' }),
+    expires_at: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at)],
+);

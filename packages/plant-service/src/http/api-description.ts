@@ -13,7 +13,8 @@ import {
 export const API_DESCRIPTION = `
 Plant reference data for permaculture and agroforestry planning: botanical families, species,
 cultivars, seed suppliers with prices, companion planting relations and full-text search.
-Reads are public; writes need a session (cookie \`id\`) created by the OIDC login.
+Reads are public; writes need a session (cookie \`id\`) created by the OIDC login, or a personal
+API token sent as \`Authorization: Bearer <token>\`.
 
 ## Conventions
 - \`{ref}\` in a path is a record's slug or its uuid.
@@ -87,6 +88,17 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
 - **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
   redirects to \`/\`, as the spec's table says; the session at the provider is left alone.
+- **Personal API tokens** (\`/api/v1/tokens\`) let scripts and other servers write. A signed-in user
+  creates one from a browser session (a token cannot create tokens: 403), with a \`name\` and an optional
+  \`expires_at\` (future, at most 10 years ahead); the answer shows the secret once: \`plants_pat_\`, the
+  token's id as 32 hex digits, then 43 random base64url characters. Only its SHA-256 is stored, compared
+  in constant time. A token acts with its owner's roles as they are at each request (a login that drops
+  a group takes the role from the tokens too). Unknown, malformed, revoked or expired: 401, even when a
+  valid session cookie comes along (a request with a bearer token is judged by the token alone, and is
+  exempt from the Origin check below, as a browser never sends one on its own). Lists show name, created,
+  last used (to the minute) and expiry, never the secret; an administrator lists everyone's with
+  \`all=true\` and may revoke any token, others revoke their own (someone else's is a 404). Revoking
+  deletes the token. Public reads need no credential and ignore one.
 - **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
   none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
   credentials) is answered for exactly those origins.

@@ -22,6 +22,13 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             name: 'id',
             description: 'Server-side session created by the OIDC login (/auth/oidc/login).',
           },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token (`plants_pat_...`, created with POST /api/v1/tokens): ' +
+              "`Authorization: Bearer <token>`. Acts with its owner's current roles; no Origin check.",
+          },
         },
       },
     },
