@@ -28,6 +28,8 @@ import { tokenService } from './tokens/service.js';
 export interface ResourceStorage {
   store: ObjectStore;
   imageMaxBytes: number;
+  /** Told about each resized copy made (metrics). */
+  onResize?: (outcome: 'ok' | 'failed') => void;
 }
 
 export async function registerResources(
@@ -47,6 +49,6 @@ export async function registerResources(
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
-  await app.register(imgRoutes(imageDelivery(storage.store, app.log)));
+  await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
 }

@@ -75,7 +75,11 @@ describe('API tokens (test sessions)', () => {
     // Bearer requests have no ambient credential: a foreign Origin does not matter.
     expect((await writeFamily({ ...bearer(body.token), origin: 'https://evil.example' })).status).toBe(200);
     // A cookie beside the token is not what authenticates, so it triggers no Origin check either.
-    const beside = await writeFamily({ ...bearer(body.token), cookie: editor, origin: 'https://evil.example' });
+    const beside = await writeFamily({
+      ...bearer(body.token),
+      cookie: editor,
+      origin: 'https://evil.example',
+    });
     expect(beside.status).toBe(200);
     expect((await writeFamily({ cookie: editor, origin: 'https://evil.example' })).status).toBe(403);
     // Scheme is case-insensitive.
