@@ -209,7 +209,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expiry_idx').on(t.expires_at)],
 );
 
-/** Images attached to a family, species or cultivar (spec 2.7); the bytes live in the object store. */
+/** Images attached to a family, species or cultivar; the bytes live in the object store. */
 export const images = pgTable(
   'images',
   {

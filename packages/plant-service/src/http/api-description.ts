@@ -1,6 +1,6 @@
 /**
- * The OpenAPI description's prose: every decision this service takes where the spec
- * (shared/spec/plant-service-api.md) says "not shown".
+ * The OpenAPI description's prose: the conventions, and every decision this service takes about
+ * behaviour a client cannot see from the schemas alone.
  */
 import {
   NATIVE_STATUSES,
@@ -23,7 +23,7 @@ API token sent as \`Authorization: Bearer <token>\`.
 - Errors are \`{"error": "..."}\`; validation errors name the field or parameter
   (\`{"error": "ph_min: must be <= 14", "field": "ph_min", "in": "body"}\`).
 
-## Decisions where the spec is silent
+## Decisions
 - **Slugs.** Derived from \`name_scientific\` (families, species), \`name\` (suppliers), and the species
   slug plus the cultivar name (cultivars): lowercase ASCII, umlauts transliterated (ä→ae, ö→oe, ü→ue,
   ß→ss), other accents stripped, every run of other characters one hyphen. A taken slug gets the first
@@ -45,7 +45,7 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
   \`succession_stage\`: ${SUCCESSION_STAGES.join(', ')}. Companion \`relationship\`: ${RELATIONSHIPS.join(', ')}.
-- **Payloads.** CreateSpecies and CreateCultivar carry the fields listed in spec 2.2 and 2.3; the other
+- **Payloads.** CreateSpecies and CreateCultivar carry the fields a planner enters; the other
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
 - **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
@@ -72,7 +72,7 @@ API token sent as \`Authorization: Bearer <token>\`.
   one snapshot and the file is streamed to every client asking for it. Bulk imports run from the CLI
   (no HTTP import endpoint) and invalidate the response caches like any write.
 
-## Sign-in and sessions (spec 5; environment variables in the README)
+## Sign-in and sessions (environment variables in the README)
 - **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
   client with \`client_secret_basic\` when \`OIDC_CLIENT_SECRET\` is set, else a public client). State,
   nonce and code verifier stay on the server for 10 minutes; the state is also put in cookie
@@ -94,7 +94,7 @@ API token sent as \`Authorization: Bearer <token>\`.
   session ends after \`SESSION_IDLE_DAYS\` (default 7) without a request (sliding) and at the latest
   \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
 - **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
-  redirects to \`/\`, as the spec's table says; the session at the provider is left alone.
+  redirects to \`/\`; the session at the provider is left alone.
 - **Personal API tokens** (\`/api/v1/tokens\`) let scripts and other servers write. A signed-in user
   creates one from a browser session (a token cannot create tokens: 403), with a \`name\` and an optional
   \`expires_at\` (future, at most 10 years ahead); the answer shows the secret once: \`plants_pat_\`, the
@@ -119,7 +119,7 @@ API token sent as \`Authorization: Bearer <token>\`.
   inline styles, which the \`/api/docs\` page needs), \`X-Content-Type-Options: nosniff\`,
   \`X-Frame-Options: DENY\`, and HSTS when \`PUBLIC_URL\` is https.
 
-## Images (spec 2.7, rule 6; files in object storage, environment variables in the README)
+## Images (files in object storage, environment variables in the README)
 - **Upload form.** \`multipart/form-data\`; the text fields first and \`file\` last (its bytes stream to
   storage as they arrive). A field after the file, a second file, a file under another name, a repeated
   or unknown field: 400 naming it. An empty optional field counts as absent.
@@ -128,7 +128,7 @@ API token sent as \`Authorization: Bearer <token>\`.
   rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before
   anything is decoded; a header that cannot be read: 400. \`width\`/\`height\` are as displayed (JPEG EXIF
   orientation applied). Records are checked before the file is read: unknown record 404.
-- **Image records** carry spec 2.7's fields plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
+- **Image records** carry the upload form's fields, \`id\`, \`store_key\` and \`created_at\`, plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
   \`store_key\` is \`<entity_type>/<entity_id>/<id>.<jpg|png|webp>\` (\`id\` is the image's id) and the
   file is at \`/img/<store_key>\`.
 - **Primary image.** A record with images has exactly one primary. Its first image becomes primary (even

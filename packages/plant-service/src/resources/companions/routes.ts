@@ -20,9 +20,10 @@ export const companionRoutes =
       {
         config: { cache: true },
         schema: {
+          operationId: 'listCompanions',
           tags,
           summary: 'All companion relations, with species names',
-          description: 'Not paginated (spec 4); ordered by the scientific names of species A, then B.',
+          description: 'Not paginated; ordered by the scientific names of species A, then B.',
           response: { 200: Type.Array(Ref(CompanionWithNamesSchema)) },
         },
       },
@@ -34,6 +35,7 @@ export const companionRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'createCompanion',
           tags,
           summary: 'Create a companion relation',
           description:
@@ -52,6 +54,7 @@ export const companionRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'deleteCompanion',
           tags,
           summary: 'Delete a companion relation',
           security: sessionSecurity,

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { Nullable, Timestamp, Uuid } from '../../schema/types.js';
 import { RELATIONSHIPS } from '../../schema/vocabularies.js';
 
-/** A companion relation as listed for one species (spec 2.6). */
+/** A companion relation as listed for one species. */
 export const CompanionRelationshipSchema = Type.Object(
   {
     id: Uuid,
@@ -17,7 +17,7 @@ export const CompanionRelationshipSchema = Type.Object(
 );
 export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;
 
-/** A relation plus both species' names, slugs and primary images (spec 2.6). */
+/** A relation plus both species' names, slugs and primary images. */
 export const CompanionWithNamesSchema = Type.Object(
   {
     ...CompanionRelationshipSchema.properties,
