@@ -11,6 +11,7 @@ import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
+import { ServiceUnavailable } from './errors.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createMetrics } from './http/metrics.js';
@@ -34,6 +35,8 @@ export interface AppDeps {
   store?: ObjectStore;
   /** Announces data changes to the response cache; by default local to this process. */
   changeFeed?: ChangeFeed;
+  /** While this answers true (the starter dataset is loading), requests other than /health get a 503. */
+  startingUp?: () => boolean;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -44,6 +47,7 @@ export async function buildApp({
   logger = false,
   store,
   changeFeed = localChangeFeed(),
+  startingUp,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
@@ -57,6 +61,15 @@ export async function buildApp({
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
   echoRequestId(app);
+  if (startingUp) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!startingUp() || request.url === '/health') return;
+      reply.header('retry-after', '5');
+      throw new ServiceUnavailable(
+        'the service is starting (loading the starter dataset); try again shortly',
+      );
+    });
+  }
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
   metrics.install(app, { serve: config.metricsEnabled });
