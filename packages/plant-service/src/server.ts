@@ -114,7 +114,7 @@ async function main(): Promise<void> {
     // A plain line, not JSON: the one thing to click after `npm run dev`.
     process.stdout.write(
       `\nSign in: ${config.auth.publicUrl}/auth/oidc/login?return_to=/api/docs\n` +
-        '  as admin, editor or any other name (a reader), any password, then "Authorize" on the consent page.\n\n',
+        '  as admin, editor or any other name (a reader), any password, then "Continue" on the Authorize page.\n\n',
     );
   }
 }
