@@ -11,7 +11,6 @@ import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
-import { ServiceUnavailable } from './errors.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createMetrics } from './http/metrics.js';
@@ -64,10 +63,11 @@ export async function buildApp({
   if (startingUp) {
     app.addHook('onRequest', async (request, reply) => {
       if (!startingUp() || request.url === '/health') return;
-      reply.header('retry-after', '5');
-      throw new ServiceUnavailable(
-        'the service is starting (loading the starter dataset); try again shortly',
-      );
+      // `status` too, so the body also fits /ready's own schema.
+      return reply.code(503).header('retry-after', '5').send({
+        status: 'error',
+        error: 'the service is starting (loading the starter dataset); try again shortly',
+      });
     });
   }
   const metrics = createMetrics(database);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/client.js';
 import { FilesystemStore } from '../../src/storage/filesystem-store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -112,6 +113,28 @@ describe('readiness and liveness', () => {
       down.now = false;
     }
     expect((await t.app.inject({ url: '/ready' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 with Retry-After while the starter dataset loads, except /health', async () => {
+    let starting = true;
+    const app = await buildApp({
+      config: t.config,
+      database: t.database,
+      store: new FilesystemStore(path.join(dir, 'gate')),
+      startingUp: () => starting,
+    });
+    try {
+      const early = await app.inject({ url: '/api/v1/families' });
+      expect(early.statusCode, early.body).toBe(503);
+      expect(early.headers['retry-after']).toBe('5');
+      expect(early.json().error).toMatch(/starting/);
+      expect((await app.inject({ url: '/ready' })).statusCode).toBe(503);
+      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+      starting = false;
+      expect((await app.inject({ url: '/api/v1/families' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
   });
 
   it('/ready answers 503 while a migration is not applied', async () => {
