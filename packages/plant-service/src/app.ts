@@ -11,8 +11,11 @@ import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
+import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
+import { echoRequestId, requestId } from './http/request-id.js';
 import { responseCache } from './http/response-cache.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler } from './http/validation.js';
@@ -31,6 +34,8 @@ export interface AppDeps {
   store?: ObjectStore;
   /** Announces data changes to the response cache; by default local to this process. */
   changeFeed?: ChangeFeed;
+  /** While this answers true (the starter dataset is loading), requests other than /health get a 503. */
+  startingUp?: () => boolean;
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -41,28 +46,51 @@ export async function buildApp({
   logger = false,
   store,
   changeFeed = localChangeFeed(),
+  startingUp,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    requestIdHeader: false,
+    genReqId: requestId,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
+  echoRequestId(app);
+  if (startingUp) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (!startingUp() || request.url === '/health') return;
+      // `status` too, so the body also fits /ready's own schema.
+      return reply.code(503).header('retry-after', '5').send({
+        status: 'error',
+        error: 'the service is starting (loading the starter dataset); try again shortly',
+      });
+    });
+  }
+  const metrics = createMetrics(database);
+  app.decorate('metrics', metrics);
+  metrics.install(app, { serve: config.metricsEnabled });
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);
+  // The cache before compression: its onSend hook must see (and hash) the uncompressed body.
+  await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
+  await registerCompression(app);
   await registerOpenApi(app);
   await app.register(cookie);
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await registerOidcLogin(app, database, config);
-  await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes });
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());
-  await registerResources(app, database, { store: imageStore, imageMaxBytes: config.storage.imageMaxBytes });
+  await registerResources(app, database, {
+    store: imageStore,
+    imageMaxBytes: config.storage.imageMaxBytes,
+    onResize: metrics.resize,
+  });
   return app;
 }

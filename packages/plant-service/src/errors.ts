@@ -60,3 +60,19 @@ export class ServiceUnavailable extends AppError {
   readonly status = 503;
   readonly code = 'SERVICE_UNAVAILABLE';
 }
+
+/**
+ * A fatal start-up problem: reported as one log line naming the cause and the environment
+ * variable to fix (`variable`), never as a stack. Not an HTTP error.
+ */
+export class StartupError extends Error {
+  readonly code = 'STARTUP_FAILED';
+  constructor(
+    message: string,
+    readonly variable: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'StartupError';
+  }
+}

@@ -1,6 +1,8 @@
 /**
- * Entry point: configuration, database (with migrations and, on an empty embedded database, the
- * starter dataset), then listen. Closes cleanly on SIGINT/SIGTERM.
+ * Entry point: configuration, database and migrations, image store, then listen, and only then
+ * (with the port held) the starter dataset on an empty embedded database; until that is loaded,
+ * requests other than /health get a 503. Closes cleanly on SIGINT/SIGTERM. Every fatal start-up
+ * problem is one log line naming its cause and the variable to fix (see startup-errors.ts).
  */
 import path from 'node:path';
 import { pino } from 'pino';
@@ -11,21 +13,16 @@ import { loadStarterDataIfEmpty } from './dataset/starter.js';
 import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { StartupError } from './errors.js';
 import { startOrphanSweep } from './resources/images/orphan-sweep.js';
+import { databaseStartupError, listenStartupError, storeStartupError } from './startup-errors.js';
 import { createObjectStore } from './storage/create-store.js';
 
+let log = pino();
+
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(2);
-    }
-    throw error;
-  }
-  const log = pino({ level: config.logLevel });
+  let config = loadConfig();
+  log = pino({ level: config.logLevel });
 
   // npm run dev: an embedded identity provider to sign in with (imported only then: it is a
   // dev dependency, and config.ts refuses DEV_IDP with NODE_ENV=production).
@@ -35,38 +32,53 @@ async function main(): Promise<void> {
     ({ config, idp: devIdp } = await startDevLogin(config, process.env, log));
   }
 
-  const database: Database = config.databaseUrl
-    ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
-    : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
-  log.info(
-    { backend: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
-    'database',
-  );
-  await migrate(database);
-
-  if (config.demoData && database.kind === 'pglite') {
-    const loaded = await loadStarterDataIfEmpty(database);
-    if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
+  let database: Database;
+  try {
+    database = config.databaseUrl
+      ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
+      : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+    log.info(
+      { backend: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
+      'database',
+    );
+    await migrate(database);
+  } catch (error) {
+    throw databaseStartupError(error, config);
   }
 
   const store = createObjectStore(config.storage.store);
+  try {
+    // One listing request: a missing bucket, bad credentials or an unreachable endpoint show now.
+    for await (const _ of store.list('')) break;
+  } catch (error) {
+    throw storeStartupError(error, config);
+  }
   log.info({ backend: store.kind }, 'image store');
 
   const changeFeed = config.databaseUrl
-    ? await postgresChangeFeed(config.databaseUrl, log)
+    ? await postgresChangeFeed(config.databaseUrl, log).catch((error: unknown) => {
+        throw databaseStartupError(error, config);
+      })
     : localChangeFeed();
-  const app = await buildApp({ config, database, store, changeFeed, logger: { level: config.logLevel } });
-  const stopPurge = startSessionPurge(database, config, app.log);
-  const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
-  const stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);
+  let starting = true;
+  const app = await buildApp({
+    config,
+    database,
+    store,
+    changeFeed,
+    logger: { level: config.logLevel },
+    startingUp: () => starting,
+  });
 
+  let stopPurge: (() => void) | undefined;
+  let stopSweep: (() => void) | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
-    stopPurge();
-    stopSweep();
+    stopPurge?.();
+    stopSweep?.();
     await app.close();
     await changeFeed.close();
     await store.close();
@@ -77,10 +89,45 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await Promise.allSettled([app.close(), changeFeed.close(), store.close(), devIdp?.close()]);
+    await database.close().catch(() => {});
+    throw listenStartupError(error, config);
+  }
+
+  if (config.demoData && database.kind === 'pglite') {
+    try {
+      const loaded = await loadStarterDataIfEmpty(database);
+      if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
+    } catch (error) {
+      throw databaseStartupError(error, config);
+    }
+  }
+  starting = false;
+  stopPurge = startSessionPurge(database, config, app.log);
+  const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
+  stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);
+
+  if (devIdp) {
+    // A plain line, not JSON: the one thing to click after `npm run dev`.
+    process.stdout.write(
+      `\nSign in: ${config.auth.publicUrl}/auth/oidc/login?return_to=/api/docs\n` +
+        '  as admin, editor or any other name (a reader), any password, then "Continue" on the Authorize page.\n\n',
+    );
+  }
 }
 
-main().catch((error) => {
-  console.error(error);
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  if (error instanceof StartupError) {
+    log.fatal({ variable: error.variable, code: error.code }, error.message);
+  } else {
+    log.fatal({ err: error }, 'start-up failed');
+  }
   process.exit(1);
 });

@@ -86,8 +86,8 @@ export class WebServer {
       openapi: {
         openapi: '3.1.0',
         info: { title: options.title, version: options.version, description: options.description },
-        // Relative: the document is served by the server it describes, wherever that listens.
-        servers: [{ url: '/', description: 'This web server (by default http://127.0.0.1:<game port + 3>)' }],
+        // Relative: the document is served by the web server it describes.
+        servers: [{ url: '/', description: 'The web server serving this document' }],
         components: {
           securitySchemes: { basic: { type: 'http', scheme: 'basic' } },
         },

@@ -3,14 +3,16 @@
  * DELETE that carries the session cookie must come from a trusted origin, PUBLIC_URL or one of
  * CORS_ORIGINS, named by its `Origin` header or, when a browser sent none, its `Referer`.
  * Otherwise 403, before the body is read. SameSite=Lax already keeps the cookie off most
- * cross-site writes; this check also covers same-site subdomains and older browsers.
+ * cross-site writes; this check also covers same-site subdomains and older browsers. A request
+ * with `Authorization: Bearer` is exempt: it is authenticated by that token alone (the guard
+ * ignores the cookie then), which a browser never attaches on its own.
  *
  * @see https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html
  */
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Forbidden } from '../errors.js';
-import { SESSION_COOKIE } from './guard.js';
+import { bearerToken, SESSION_COOKIE } from './guard.js';
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -32,6 +34,7 @@ export const csrfOriginCheck = fp<{ trustedOrigins: readonly string[] }>(
     const trusted = new Set(trustedOrigins);
     app.addHook('onRequest', async (request) => {
       if (!UNSAFE_METHODS.has(request.method) || !request.cookies[SESSION_COOKIE]) return;
+      if (bearerToken(request) !== undefined) return;
       const origin = requestOrigin(request);
       if (origin && trusted.has(origin)) return;
       throw new Forbidden(

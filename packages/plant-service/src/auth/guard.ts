@@ -1,7 +1,8 @@
 /**
- * Authorization (spec 5): reads are public; writes need a session (cookie `id`) of a user allowed
- * to write (WRITE_ACCESS); deleting catalogue records needs an admin. 401 without a valid
- * session, 403 with a session that lacks the role.
+ * Authorization: reads are public; writes need a session (cookie `id`) or a personal API token
+ * (`Authorization: Bearer`) of a user allowed to write (WRITE_ACCESS); deleting catalogue records
+ * needs an admin. 401 without a valid credential, 403 with one whose user lacks the role. A
+ * request that sends a bearer token is judged by the token alone, never by a cookie beside it.
  */
 
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
@@ -9,6 +10,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { Forbidden, Unauthorized } from '../errors.js';
+import { findTokenUser } from './api-tokens.js';
 import { findSessionUser, type SessionPolicy, type SessionUser } from './session-store.js';
 
 export const SESSION_COOKIE = 'id';
@@ -17,6 +19,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the guards below once the session was checked. */
     user: SessionUser | null;
+    /** How `user` was authenticated. */
+    authMethod: 'session' | 'token' | null;
   }
   interface FastifyInstance {
     auth: {
@@ -42,12 +46,23 @@ export const authGuard = fp<{ database: Database; config: Config }>(
     const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
     app.decorateRequest('user', null);
 
+    app.decorateRequest('authMethod', null);
+
     async function requireUser(request: FastifyRequest): Promise<SessionUser> {
       if (request.user) return request.user;
+      const bearer = bearerToken(request);
+      if (bearer !== undefined) {
+        const user = await findTokenUser(database.db, bearer);
+        if (!user) throw new Unauthorized('invalid API token: unknown, revoked or expired');
+        request.user = user;
+        request.authMethod = 'token';
+        return user;
+      }
       const token = request.cookies[SESSION_COOKIE];
       const user = token ? await findSessionUser(database.db, token, policy) : undefined;
-      if (!user) throw new Unauthorized('sign in required: no valid session');
+      if (!user) throw new Unauthorized('sign in required: no valid session or API token');
       request.user = user;
+      request.authMethod = 'session';
       return user;
     }
 
@@ -73,3 +88,11 @@ export const authGuard = fp<{ database: Database; config: Config }>(
   },
   { name: 'auth-guard', dependencies: ['@fastify/cookie'] },
 );
+
+/** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), else undefined. */
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer +(\S+) *$/i.exec(header);
+  return match ? match[1] : undefined;
+}

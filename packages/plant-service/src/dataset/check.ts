@@ -160,19 +160,24 @@ export function checkDataset(sources: readonly SourceRecord[]): CheckResult {
   return { problems, unresolved };
 }
 
-/** Problems for the references that neither the input nor the database resolves. */
+/**
+ * Problems for the references the input does not resolve and, when `existing` (the slugs in the
+ * database) is given, the database does not either. Without it the message says only "input":
+ * `plants check` never looked at a database.
+ */
 export function unresolvedProblems(
   unresolved: CheckResult['unresolved'],
-  existing: ReadonlyMap<KindName, ReadonlySet<string>> = new Map(),
+  existing?: ReadonlyMap<KindName, ReadonlySet<string>>,
 ): Problem[] {
+  const where = existing ? 'in the input or the database' : 'in the input';
   const problems: Problem[] = [];
   for (const [target, bySlug] of unresolved) {
     for (const [slug, uses] of bySlug) {
-      if (existing.get(target)?.has(slug)) continue;
+      if (existing?.get(target)?.has(slug)) continue;
       for (const use of uses) {
         problems.push({
           ...use,
-          message: `no ${target.replace('_', ' ')} '${slug}' in the input or the database`,
+          message: `no ${target.replace('_', ' ')} '${slug}' ${where}`,
         });
       }
     }

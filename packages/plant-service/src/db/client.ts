@@ -20,6 +20,8 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   /** The connection URL (PostgreSQL only). */
   readonly url?: string;
+  /** Connections open, idle, and queries waiting for one (PostgreSQL's pool only). */
+  readonly poolStats?: () => { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
     db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
     kind: 'postgres',
     url,
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close: () => pool.end(),
   };
 }

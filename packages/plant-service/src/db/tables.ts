@@ -247,7 +247,7 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.user_id), index('sessions_expiry_idx').on(t.expires_at)],
 );
 
-/** Images attached to a family, species or cultivar (spec 2.7); the bytes live in the object store. */
+/** Images attached to a family, species or cultivar; the bytes live in the object store. */
 export const images = pgTable(
   'images',
   {
@@ -285,4 +285,24 @@ export const oidcLogins = pgTable(
     expires_at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('oidc_logins_expiry_idx').on(t.expires_at)],
+);
+
+/**
+ * Personal API tokens. The secret is shown once at creation; only its SHA-256 is stored. A token
+ * carries no roles of its own: each use reads its owner's current ones.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: id(),
+    user_id: uuid()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    secret_hash: text().notNull(),
+    created_at: createdAt(),
+    last_used_at: timestamp({ withTimezone: true, mode: 'date' }),
+    expires_at: timestamp({ withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at)],
 );

@@ -1,6 +1,6 @@
 /**
- * The OpenAPI description's prose: every decision this service takes where the spec
- * (shared/spec/plant-service-api.md) says "not shown".
+ * The OpenAPI description's prose: the conventions, and every decision this service takes about
+ * behaviour a client cannot see from the schemas alone.
  */
 import { EVIDENCE_BONUS } from '../resources/guilds/evidence.js';
 import { FUNCTION_RULES, GUILD_FUNCTIONS } from '../resources/guilds/functions.js';
@@ -17,7 +17,8 @@ import {
 export const API_DESCRIPTION = `
 Plant reference data for permaculture and agroforestry planning: botanical families, species,
 cultivars, seed suppliers with prices, companion planting relations and full-text search.
-Reads are public; writes need a session (cookie \`id\`) created by the OIDC login.
+Reads are public; writes need a session (cookie \`id\`) created by the OIDC login, or a personal
+API token sent as \`Authorization: Bearer <token>\`.
 
 ## Conventions
 - \`{ref}\` in a path is a record's slug or its uuid.
@@ -26,7 +27,7 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
 - Errors are \`{"error": "..."}\`; validation errors name the field or parameter
   (\`{"error": "ph_min: must be <= 14", "field": "ph_min", "in": "body"}\`).
 
-## Decisions where the spec is silent
+## Decisions
 - **Slugs.** Derived from \`name_scientific\` (families, species), \`name\` (suppliers), and the species
   slug plus the cultivar name (cultivars): lowercase ASCII, umlauts transliterated (ä→ae, ö→oe, ü→ue,
   ß→ss), other accents stripped, every run of other characters one hyphen. A taken slug gets the first
@@ -57,7 +58,7 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
   \`succession_stage\`: ${SUCCESSION_STAGES.join(', ')}. Companion \`relationship\`: ${RELATIONSHIPS.join(', ')}; \`evidence\`:
   ${EVIDENCE_LEVELS.join(', ')}.
-- **Payloads.** CreateSpecies and CreateCultivar carry the fields listed in spec 2.2 and 2.3; the other
+- **Payloads.** CreateSpecies and CreateCultivar carry the fields a planner enters; the other
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
 - **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
@@ -65,6 +66,13 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
 - **Unknown routes** answer 404 \`{"error"}\`.
+- **Request ids.** Every response carries \`X-Request-Id\`: the request's own when it is 1–128 letters,
+  digits or \`-_.:\`, else a random UUID; the service's log lines for the request carry it too.
+- **Compression.** JSON, NDJSON and YAML bodies of 1 KiB or more are sent br- or gzip-encoded (br
+  preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. The \`ETag\` identifies the
+  content, not the encoding: it is the same either way, and \`If-None-Match\` → 304 works with both.
+- **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
+  \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
   in-memory cache (\`X-Cache: HIT\`). Every successful write invalidates it at once on the instance
   that took the write and, with PostgreSQL, within milliseconds on the others.
@@ -122,7 +130,7 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   \`species\` (slug; unknown: nothing found) and \`activity\` narrow it. Each activity is ordered by cultivar
   name, then id, and paged by \`page\`/\`per_page\` (default 50, at most 100), with \`has_more\`.
 
-## Sign-in and sessions (spec 5; environment variables in the README)
+## Sign-in and sessions (environment variables in the README)
 - **Login.** OpenID Connect authorization code flow with PKCE (S256) against \`OIDC_ISSUER\` (a confidential
   client with \`client_secret_basic\` when \`OIDC_CLIENT_SECRET\` is set, else a public client). State,
   nonce and code verifier stay on the server for 10 minutes; the state is also put in cookie
@@ -144,7 +152,18 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   session ends after \`SESSION_IDLE_DAYS\` (default 7) without a request (sliding) and at the latest
   \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
 - **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
-  redirects to \`/\`, as the spec's table says; the session at the provider is left alone.
+  redirects to \`/\`; the session at the provider is left alone.
+- **Personal API tokens** (\`/api/v1/tokens\`) let scripts and other servers write. A signed-in user
+  creates one from a browser session (a token cannot create tokens: 403), with a \`name\` and an optional
+  \`expires_at\` (future, at most 10 years ahead); the answer shows the secret once: \`plants_pat_\`, the
+  token's id as 32 hex digits, then 43 random base64url characters. Only its SHA-256 is stored, compared
+  in constant time. A token acts with its owner's roles as they are at each request (a login that drops
+  a group takes the role from the tokens too). Unknown, malformed, revoked or expired: 401, even when a
+  valid session cookie comes along (a request with a bearer token is judged by the token alone, and is
+  exempt from the Origin check below, as a browser never sends one on its own). Lists show name, created,
+  last used (to the minute) and expiry, never the secret; an administrator lists everyone's with
+  \`all=true\` and may revoke any token, others revoke their own (someone else's is a 404). Revoking
+  deletes the token. Public reads need no credential and ignore one.
 - **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
   none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
   credentials) is answered for exactly those origins.
@@ -158,7 +177,7 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   inline styles, which the \`/api/docs\` page needs), \`X-Content-Type-Options: nosniff\`,
   \`X-Frame-Options: DENY\`, and HSTS when \`PUBLIC_URL\` is https.
 
-## Images (spec 2.7, rule 6; files in object storage, environment variables in the README)
+## Images (files in object storage, environment variables in the README)
 - **Upload form.** \`multipart/form-data\`; the text fields first and \`file\` last (its bytes stream to
   storage as they arrive). A field after the file, a second file, a file under another name, a repeated
   or unknown field: 400 naming it. An empty optional field counts as absent.
@@ -167,7 +186,7 @@ Reads are public; writes need a session (cookie \`id\`) created by the OIDC logi
   rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before
   anything is decoded; a header that cannot be read: 400. \`width\`/\`height\` are as displayed (JPEG EXIF
   orientation applied). Records are checked before the file is read: unknown record 404.
-- **Image records** carry spec 2.7's fields plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
+- **Image records** carry the upload form's fields, \`id\`, \`store_key\` and \`created_at\`, plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
   \`store_key\` is \`<entity_type>/<entity_id>/<id>.<jpg|png|webp>\` (\`id\` is the image's id) and the
   file is at \`/img/<store_key>\`.
 - **Primary image.** A record with images has exactly one primary. Its first image becomes primary (even

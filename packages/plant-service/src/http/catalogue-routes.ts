@@ -45,6 +45,10 @@ export function catalogueRoutes<
   US extends TObject,
 >(o: CatalogueRoutesOptions<RS, LS, QS, CS, US>): FastifyPluginAsyncTypebox {
   const tags = [o.tag];
+  // operationIds: listFamilies, getFamily, createFamily, ... (from the tag and the noun).
+  const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+  const Noun = capital(o.tag);
+  const Noun1 = capital(o.noun);
   type Params = { ref: string };
   const record = Ref(o.record);
   return async (typed) => {
@@ -56,6 +60,7 @@ export function catalogueRoutes<
       {
         config: { cache: true },
         schema: {
+          operationId: `list${Noun}`,
           tags,
           summary: `List ${o.tag}`,
           description: o.docs.list,
@@ -71,6 +76,7 @@ export function catalogueRoutes<
       {
         config: { cache: true },
         schema: {
+          operationId: `get${Noun1}`,
           tags,
           summary: `Get a ${o.noun} by slug or uuid`,
           params: RefParams,
@@ -85,6 +91,7 @@ export function catalogueRoutes<
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: `create${Noun1}`,
           tags,
           summary: `Create a ${o.noun}`,
           description: o.docs.create,
@@ -101,6 +108,7 @@ export function catalogueRoutes<
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: `update${Noun1}`,
           tags,
           summary: `Update a ${o.noun}`,
           description:
@@ -120,6 +128,7 @@ export function catalogueRoutes<
       {
         preHandler: app.auth.admin,
         schema: {
+          operationId: `delete${Noun1}`,
           tags,
           summary: `Delete a ${o.noun} (admin)`,
           description: o.docs.delete,

@@ -14,6 +14,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: { title: 'Plant Reference Service', version: '1.0.0', description: API_DESCRIPTION },
+      // Relative: the document is served by the service it describes, so "Try it out" calls the
+      // origin the page came from (PUBLIC_URL, or 127.0.0.1:8080 under npm start).
+      servers: [{ url: '/', description: 'The service serving this document' }],
+      // Reads are public: no credential unless an operation names one.
+      security: [{}],
       components: {
         securitySchemes: {
           session: {
@@ -22,8 +27,29 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             name: 'id',
             description: 'Server-side session created by the OIDC login (/auth/oidc/login).',
           },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token (`plants_pat_...`, created with POST /api/v1/tokens): ' +
+              "`Authorization: Bearer <token>`. Acts with its owner's current roles; no Origin check.",
+          },
         },
       },
+    },
+    // A route answering GET and HEAD appears twice; the HEAD operation gets its own operationId.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      const { openapiObject } = document;
+      for (const item of Object.values(openapiObject.paths ?? {})) {
+        const methods = item as Record<string, { operationId?: string } | undefined>;
+        const { get, head } = methods;
+        if (get?.operationId && head && head.operationId === get.operationId) {
+          // A copy: GET and HEAD share one operation object.
+          methods.head = { ...head, operationId: get.operationId.replace(/^get/, 'head') };
+        }
+      }
+      return openapiObject;
     },
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}`,

@@ -11,6 +11,7 @@ import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
 import { noneMatch } from './conditional.js';
+import type { AppMetrics } from './metrics.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -35,18 +36,23 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
 /** Methods that change data; OPTIONS (CORS preflight) and HEAD do not. */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number }>(
-  async (app: FastifyInstance, { feed, maxBytes }) => {
+export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: AppMetrics }>(
+  async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
     const cache =
       maxBytes > 0
         ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length * 2 + 200 })
         : undefined;
+    if (cache) metrics.cache.size(() => cache.calculatedSize);
 
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;
       request.cacheVersion = feed.version;
       const entry = cache.get(request.url);
-      if (!entry || entry.version !== feed.version) return;
+      if (!entry || entry.version !== feed.version) {
+        metrics.cache.miss();
+        return;
+      }
+      metrics.cache.hit();
       reply.header('etag', entry.etag).header('x-cache', 'HIT');
       if (noneMatch(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
       return reply.type(entry.type).send(entry.body);

@@ -1,10 +1,10 @@
-/** Pieces every route schema shares: error responses and the session security requirement. */
+/** Pieces every route schema shares: error responses and the security requirement (session or token). */
 import { Type } from 'typebox';
 import { DeletedBody, ErrorBody, Ref } from '../schema/types.js';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'Malformed input; `error` names the field or parameter.',
-  401: 'No valid session (cookie `id`).',
+  401: 'No valid session (cookie `id`) or API token (`Authorization: Bearer`).',
   403: 'The session lacks the role this needs.',
   404: 'No record with that slug or uuid.',
   409: 'Conflicts with existing data; `error` says how.',
@@ -22,7 +22,8 @@ export function errors(...statuses: number[]) {
 /** Statuses any JSON write can answer besides its own. */
 export const writeErrors = [400, 401, 403, 413, 415];
 
-export const sessionSecurity = [{ session: [] as string[] }];
+/** Either credential: the session cookie or a personal API token. */
+export const sessionSecurity: Record<string, string[]>[] = [{ session: [] }, { bearer: [] }];
 
 export const Deleted = Ref(DeletedBody);
 

@@ -25,11 +25,15 @@ import { speciesRoutes } from './species/routes.js';
 import { speciesService } from './species/service.js';
 import { supplierRoutes } from './suppliers/routes.js';
 import { supplierService } from './suppliers/service.js';
+import { tokenRoutes } from './tokens/routes.js';
+import { tokenService } from './tokens/service.js';
 
 /** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
 export interface ResourceStorage {
   store: ObjectStore;
   imageMaxBytes: number;
+  /** Told about each resized copy made (metrics). */
+  onResize?: (outcome: 'ok' | 'failed') => void;
 }
 
 export async function registerResources(
@@ -51,5 +55,6 @@ export async function registerResources(
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
-  await app.register(imgRoutes(imageDelivery(storage.store, app.log)));
+  await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
+  await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
 }

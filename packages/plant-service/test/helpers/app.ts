@@ -19,6 +19,8 @@ export interface TestApp {
 export interface TestAppOptions {
   store?: ObjectStore;
   wrapDatabase?: (database: Database) => Database;
+  /** Fastify logger options (e.g. a level and a stream capturing the lines); default off. */
+  logger?: object;
 }
 
 export async function createTestApp(
@@ -31,6 +33,7 @@ export async function createTestApp(
     config,
     database: options.wrapDatabase?.(database) ?? database,
     ...(options.store ? { store: options.store } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   await app.ready();
   sendOriginByDefault(app, config.auth.publicUrl);

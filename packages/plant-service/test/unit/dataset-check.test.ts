@@ -69,14 +69,14 @@ describe('dataset check', () => {
       "families.jsonl:6: slug: slug 'rosaceae' is already on line 1",
       'species.jsonl:1: ph_min: must be <= 14',
       'species.jsonl:2: plant_layer: must be one of: canopy, sub_canopy, shrub, herb, ground_cover, climber, root, aquatic',
-      "species.jsonl:2: family: no family 'nofamily' in the input or the database",
+      "species.jsonl:2: family: no family 'nofamily' in the input",
       'species.jsonl:3: family: is required',
       'species.jsonl:3: harvesting_months: is not a known field',
       'companions.jsonl:1: species_b: must differ from species_a',
       'companions.jsonl:3: relationship: must be one of: beneficial, antagonistic, neutral',
       'companions.jsonl:3: evidence: must be one of: scientific, documented, traditional, null',
       'companions.jsonl:3: species_a, species_b: the pair malus-domestica / pyrus-communis (in either order) is already on line 2',
-      "companions.jsonl:4: species_b: no species 'sorbus-aucuparia' in the input or the database",
+      "companions.jsonl:4: species_b: no species 'sorbus-aucuparia' in the input",
     ]);
   });
 

@@ -11,6 +11,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
+import { errorCode } from '../../startup-errors.js';
 import type { OidcConfig } from '../auth-config.js';
 import { type Claims, needsUserinfo } from './claims.js';
 
@@ -92,9 +93,11 @@ export function createRelyingParty(
     } catch (error) {
       if (closed) return;
       const delay = retryDelay(attempt, retry);
+      // One plain line per attempt: the cause and the variable to check, no stack.
+      const cause = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
       log.warn(
-        { issuer: settings.issuer, err: error, attempt, retryInMs: delay },
-        'OIDC provider discovery failed; login answers 503 until it succeeds',
+        { issuer: settings.issuer, variable: 'OIDC_ISSUER', attempt, retryInMs: delay },
+        `OIDC provider discovery at ${settings.issuer} failed (${cause}); login answers 503 until it succeeds; check OIDC_ISSUER`,
       );
       timer = setTimeout(() => void discover(attempt + 1), delay);
       timer.unref();

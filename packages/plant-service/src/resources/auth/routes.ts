@@ -1,5 +1,5 @@
 /**
- * Auth endpoints (spec 5.4): OIDC login, callback and logout, and the current user.
+ * Auth endpoints: OIDC login, callback and logout, and the current user.
  * The rules live in auth/login-service.ts; here only HTTP: query, cookies, redirects.
  */
 
@@ -41,6 +41,7 @@ export const authRoutes =
       '/auth/oidc/login',
       {
         schema: {
+          operationId: 'startLogin',
           tags,
           summary: 'Start the OIDC login',
           description:
@@ -68,6 +69,7 @@ export const authRoutes =
       '/auth/oidc/callback',
       {
         schema: {
+          operationId: 'finishLogin',
           tags,
           summary: 'Finish the OIDC login',
           description:
@@ -108,11 +110,12 @@ export const authRoutes =
       '/auth/oidc/logout',
       {
         schema: {
+          operationId: 'logout',
           tags,
           summary: 'Log out',
           description:
             'Ends the session on the server, clears cookie `id` and redirects to `/`. The session at the ' +
-            'provider is left alone (the spec answers with a redirect to `/`); sign out there separately.',
+            'provider is left alone; sign out there separately.',
           response: { 302: Redirect('To `/`; clears cookie `id`.'), 429: e429, 503: e503 },
         },
       },
@@ -128,6 +131,7 @@ export const authRoutes =
       {
         preHandler: app.auth.session,
         schema: {
+          operationId: 'getCurrentUser',
           tags,
           summary: 'The signed-in user',
           security: sessionSecurity,

@@ -1,4 +1,4 @@
-/** Schemas of the auth routes (spec 5.4). */
+/** Schemas of the auth routes. */
 import { Type } from 'typebox';
 import { MAX_RETURN_TO } from '../../auth/oidc/return-to.js';
 import { ErrorBody, Nullable, Ref, Uuid } from '../../schema/types.js';

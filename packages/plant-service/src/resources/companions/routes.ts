@@ -21,10 +21,11 @@ export const companionRoutes =
       {
         config: { cache: true },
         schema: {
+          operationId: 'listCompanions',
           tags,
           summary: 'All companion relations, with species names',
           description:
-            'Not paginated (spec 4); ordered by the scientific names of species A, then B. ' +
+            'Not paginated; ordered by the scientific names of species A, then B. ' +
             'Filters combine with AND: `species` matches the species on either side of the pair; ' +
             '`evidence` matches only relations with that level (relations not assessed are never matched).',
           querystring: CompanionListQuery,
@@ -39,6 +40,7 @@ export const companionRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'createCompanion',
           tags,
           summary: 'Create a companion relation',
           description:
@@ -57,6 +59,7 @@ export const companionRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'deleteCompanion',
           tags,
           summary: 'Delete a companion relation',
           security: sessionSecurity,

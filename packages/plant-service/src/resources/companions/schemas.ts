@@ -22,7 +22,7 @@ export const EvidenceOrNull = Type.Unsafe<Evidence | null>({
   description: `${evidenceMeaning} Null when not assessed.`,
 });
 
-/** A companion relation as listed for one species (spec 2.6). */
+/** A companion relation as listed for one species. */
 export const CompanionRelationshipSchema = Type.Object(
   {
     id: Uuid,
@@ -38,7 +38,7 @@ export const CompanionRelationshipSchema = Type.Object(
 );
 export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;
 
-/** A relation plus both species' names, slugs and primary images (spec 2.6). */
+/** A relation plus both species' names, slugs and primary images. */
 export const CompanionWithNamesSchema = Type.Object(
   {
     ...CompanionRelationshipSchema.properties,

@@ -1,5 +1,5 @@
 /**
- * The cultivars' nullable fields (spec 2.3), declared once. `writable: false` marks the fields the
+ * The cultivars' nullable fields, declared once. `writable: false` marks the fields the
  * spec leaves out of the CreateCultivar payload; they are filled by bulk import only.
  */
 

@@ -36,7 +36,7 @@ export const cultivarRoutes =
             'An unknown `species` slug gives an empty page.',
           create:
             'The slug is the species slug plus the name, and never changes. An unknown `species_id` is a 400. ' +
-            'Fields outside the CreateCultivar payload of spec 2.3 come from bulk import only.',
+            'Fields outside the CreateCultivar payload come from bulk import only.',
           delete: 'Deleting a cultivar removes its supplier links (and, once images exist, its images).',
         },
       }),
@@ -47,6 +47,7 @@ export const cultivarRoutes =
       {
         config: { cache: true },
         schema: {
+          operationId: 'listCultivarSuppliers',
           tags,
           summary: 'Suppliers offering a cultivar',
           params: RefParams,
@@ -61,6 +62,7 @@ export const cultivarRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'linkCultivarSupplier',
           tags,
           summary: 'Link a supplier to a cultivar',
           description:
@@ -79,9 +81,10 @@ export const cultivarRoutes =
       {
         preHandler: app.auth.writer,
         schema: {
+          operationId: 'unlinkCultivarSupplier',
           tags,
           summary: 'Unlink a supplier from a cultivar',
-          description: 'Both path segments are uuids (spec 4.1 rule 7). 404 when there is no such link.',
+          description: 'Both path segments are uuids. 404 when there is no such link.',
           security: sessionSecurity,
           params: LinkParams,
           response: { 200: Deleted, ...errors(400, 401, 403, 404) },

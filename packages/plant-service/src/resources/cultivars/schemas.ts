@@ -15,7 +15,7 @@ export const CultivarSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Cultivar', description: 'A cultivar (spec 2.3). Every field is present; null when unknown.' },
+  { $id: 'Cultivar', description: 'A cultivar. Every field is present; null when unknown.' },
 );
 export type Cultivar = Static<typeof CultivarSchema>;
 
@@ -29,7 +29,20 @@ export const CreateCultivarSchema = Type.Object(
     perennial: Type.Optional(Type.Boolean()),
     ...payloadProps(cultivarFields),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // From the starter dataset (data/cultivars.jsonl); species_id is the id of `malus-domestica`.
+    examples: [
+      {
+        species_id: '5e1f4c3a-8d2b-4a7e-b6c9-3f0d1e2a4b58',
+        name: 'Berner Rosen',
+        description:
+          'Swiss apple found in the canton of Bern in the late 19th century, with dark red, aromatic fruits.',
+        is_organic: false,
+        perennial: true,
+      },
+    ],
+  },
 );
 export type CreateCultivar = Static<typeof CreateCultivarSchema>;
 
@@ -69,7 +82,7 @@ export const CultivarSupplierSchema = Type.Object(
     last_checked_at: Nullable(Type.String({ format: 'date-time' })),
     created_at: Timestamp,
   },
-  { $id: 'CultivarSupplier', description: 'A supplier offering a cultivar, with price and pack (spec 2.5).' },
+  { $id: 'CultivarSupplier', description: 'A supplier offering a cultivar, with price and pack.' },
 );
 export type CultivarSupplier = Static<typeof CultivarSupplierSchema>;
 

@@ -8,8 +8,8 @@ import type { ExportService } from './service.js';
 
 const ETAG_HEADER = {
   etag: {
+    type: 'string',
     description: 'Version of the data; send it back in If-None-Match.',
-    schema: { type: 'string' },
   },
 };
 
@@ -24,6 +24,7 @@ export const exportRoutes =
       '/',
       {
         schema: {
+          operationId: 'exportData',
           tags: ['export'],
           summary: 'The whole database as one NDJSON dump',
           description:

@@ -18,7 +18,7 @@ export const FamilySchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Family', description: 'A botanical family (spec 2.1).' },
+  { $id: 'Family', description: 'A botanical family.' },
 );
 export type Family = Static<typeof FamilySchema>;
 
@@ -31,7 +31,18 @@ const optionalNames = {
 
 export const CreateFamilySchema = Type.Object(
   { name_scientific: ScientificName, ...optionalNames },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // From the starter dataset (data/families.jsonl).
+    examples: [
+      {
+        name_scientific: 'Apiaceae',
+        name_en: 'carrot family',
+        name_de: 'Doldenblütler',
+        description: 'A large family of aromatic herbs with flowers in umbels and hollow stems.',
+      },
+    ],
+  },
 );
 export type CreateFamily = Static<typeof CreateFamilySchema>;
 

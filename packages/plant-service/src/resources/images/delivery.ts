@@ -33,7 +33,11 @@ const WEBP_QUALITY = 80;
  */
 const MAX_CONCURRENT_RESIZES = 2;
 
-export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
+export function imageDelivery(
+  store: ObjectStore,
+  log: FastifyBaseLogger,
+  onResize: (outcome: 'ok' | 'failed') => void = () => {},
+) {
   function translate(error: unknown): unknown {
     if (error instanceof ObjectNotFound) return new NotFound('image not found');
     if (error instanceof StorageError) {
@@ -93,9 +97,18 @@ export function imageDelivery(store: ObjectStore, log: FastifyBaseLogger) {
         if (!info) {
           let pending = resizing.get(target);
           if (!pending) {
-            pending = withSlot(() => resize(original, key, target, width)).finally(() =>
-              resizing.delete(target),
-            );
+            pending = withSlot(() => resize(original, key, target, width))
+              .then(
+                (made) => {
+                  if (made) onResize('ok');
+                  return made;
+                },
+                (error: unknown) => {
+                  onResize('failed');
+                  throw error;
+                },
+              )
+              .finally(() => resizing.delete(target));
             resizing.set(target, pending);
           }
           info = await pending;

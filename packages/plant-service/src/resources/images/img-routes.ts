@@ -43,6 +43,7 @@ export const imgRoutes =
       method: ['GET', 'HEAD'],
       url: '/img/:entity_type/:entity_id/:file',
       schema: {
+        operationId: 'getImageFile',
         tags: ['images'],
         summary: 'An image’s bytes',
         description:

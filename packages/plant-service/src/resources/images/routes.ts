@@ -1,4 +1,4 @@
-/** /api/v1/images (spec 4): list an entity's images, upload (session), delete (admin). */
+/** /api/v1/images: list an entity's images, upload (session), delete (admin). */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Deleted, errors, sessionSecurity } from '../../http/route-schemas.js';
@@ -25,6 +25,7 @@ export const imageRoutes =
       '/:entity_type/:entity_id',
       {
         schema: {
+          operationId: 'listImages',
           tags,
           summary: "List a record's images",
           description:
@@ -45,10 +46,11 @@ export const imageRoutes =
         // same field schema documented here.
         validatorCompiler: () => () => true,
         schema: {
+          operationId: 'uploadImage',
           tags,
           summary: 'Upload an image',
           description:
-            'multipart/form-data with the fields of spec 4.1 rule 6; the file must be the last part. ' +
+            'multipart/form-data with the fields below; the file must be the last part. ' +
             'The type is recognised from the bytes (JPEG, PNG, WebP; else 415), whatever the declared ' +
             `type or name. Larger than IMAGE_MAX_BYTES (default ${10} MiB): 413, detected while ` +
             'streaming. More than 50 megapixels: 400. The record must exist (404). The first image ' +
@@ -84,6 +86,7 @@ export const imageRoutes =
       {
         preHandler: app.auth.admin,
         schema: {
+          operationId: 'deleteImage',
           tags,
           summary: 'Delete an image (admin)',
           description:

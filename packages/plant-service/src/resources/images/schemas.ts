@@ -32,7 +32,7 @@ export const ImageSchema = Type.Object(
     height: Nullable(Type.Integer({ description: 'Pixels, as displayed.' })),
     created_at: Timestamp,
   },
-  { $id: 'Image', description: 'An image attached to a family, species or cultivar (spec 2.7).' },
+  { $id: 'Image', description: 'An image attached to a family, species or cultivar.' },
 );
 export type Image = Static<typeof ImageSchema>;
 
@@ -47,10 +47,22 @@ const BOOLEAN_TEXT = ['true', 'false', '1', '0'] as const;
 export const UploadFieldsSchema = Type.Object(
   {
     entity_type: EntityTypeSchema,
-    entity_id: Type.String({ format: 'uuid', description: 'Id of the family, species or cultivar.' }),
-    caption: Type.Optional(Type.String({ maxLength: 2_000 })),
-    source_url: Type.Optional(Type.String({ maxLength: 2_000, format: 'uri' })),
-    license: Type.Optional(Type.String({ maxLength: 300 })),
+    entity_id: Type.String({
+      format: 'uuid',
+      description: 'Id of the family, species or cultivar.',
+      examples: ['0b9d7e2c-5f4a-4e1b-9c3d-2a6f8e7b1c40'],
+    }),
+    caption: Type.Optional(
+      Type.String({ maxLength: 2_000, examples: ['Wild carrot in flower, second year'] }),
+    ),
+    source_url: Type.Optional(
+      Type.String({
+        maxLength: 2_000,
+        format: 'uri',
+        examples: ['https://commons.wikimedia.org/wiki/File:Daucus_carota_May_2008-1_edit.jpg'],
+      }),
+    ),
+    license: Type.Optional(Type.String({ maxLength: 300, examples: ['CC BY-SA 3.0'] })),
     is_primary: Type.Optional(
       Type.Unsafe<(typeof BOOLEAN_TEXT)[number]>({
         type: 'string',

@@ -15,6 +15,7 @@ export const searchRoutes =
       {
         config: { cache: true },
         schema: {
+          operationId: 'search',
           tags: ['search'],
           summary: 'Full-text search across families, species and cultivars',
           description:

@@ -1,5 +1,5 @@
 /**
- * The species' fields (spec 2.2), declared once. `writable: false` marks the fields the spec
+ * The species' fields, declared once. `writable: false` marks the fields the spec
  * leaves out of the CreateSpecies payload; they are filled by bulk import only.
  */
 

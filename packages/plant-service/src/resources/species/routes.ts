@@ -33,7 +33,7 @@ export const speciesRoutes =
           create:
             'The slug is derived from `name_scientific` and never changes. An unknown `family_id` is a 400. ' +
             'Soil analytics, water requirement, waterlogging tolerance and `primary_image_key` are not part ' +
-            'of the payload (spec 2.2): they come from bulk import and the image endpoints.',
+            'of the payload: they come from bulk import and the image endpoints.',
           delete:
             'Refused with 409 (naming how many) while cultivars belong to the species. ' +
             "Deleting a species removes its companion relations and clears cultivars' rootstock references.",
@@ -46,6 +46,7 @@ export const speciesRoutes =
       {
         config: { cache: true },
         schema: {
+          operationId: 'listSpeciesCompanions',
           tags: ['species', 'companions'],
           summary: 'Companion relations of a species',
           description:

@@ -16,7 +16,7 @@ export const SpeciesSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Species', description: 'A species (spec 2.2). Every field is present; null when unknown.' },
+  { $id: 'Species', description: 'A species. Every field is present; null when unknown.' },
 );
 export type Species = Static<typeof SpeciesSchema>;
 
@@ -24,7 +24,27 @@ const ScientificName = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S
 
 export const CreateSpeciesSchema = Type.Object(
   { family_id: Uuid, name_scientific: ScientificName, ...payloadProps(speciesFields) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // From the starter dataset (data/species.jsonl); family_id is the id of family `apiaceae`.
+    examples: [
+      {
+        family_id: '0b9d7e2c-5f4a-4e1b-9c3d-2a6f8e7b1c40',
+        name_scientific: 'Daucus carota',
+        name_en: 'Carrot',
+        name_de: 'Möhre',
+        description:
+          'Biennial umbellifer; the cultivated carrot (subsp. sativus) is grown for its taproot. Flowering ' +
+          'plants in the second year attract many beneficial insects.',
+        plant_layer: 'root',
+        native_status: 'native',
+        drought_tolerance: 'medium',
+        ph_min: 6,
+        ph_max: 7,
+        nitrogen_fixer: false,
+      },
+    ],
+  },
 );
 export type CreateSpecies = Static<typeof CreateSpeciesSchema>;
 

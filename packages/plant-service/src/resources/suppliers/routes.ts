@@ -19,7 +19,7 @@ export const supplierRoutes = (service: ReturnType<typeof supplierService>) =>
     update: UpdateSupplierSchema,
     service,
     docs: {
-      list: 'All suppliers, not paginated (spec 4); ordered by name, then id.',
+      list: 'All suppliers, not paginated; ordered by name, then id.',
       create: 'The slug is derived from `name` and never changes.',
       delete: 'Deleting a supplier removes its cultivar links.',
     },

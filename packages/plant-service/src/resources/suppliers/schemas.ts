@@ -20,7 +20,7 @@ export const SupplierSchema = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Supplier', description: 'A seed or plant supplier (spec 2.4).' },
+  { $id: 'Supplier', description: 'A seed or plant supplier.' },
 );
 export type Supplier = Static<typeof SupplierSchema>;
 
@@ -33,7 +33,14 @@ const optional = {
   is_biodynamic: Type.Optional(Type.Boolean()),
 };
 
-export const CreateSupplierSchema = Type.Object({ name: Name, ...optional }, { additionalProperties: false });
+export const CreateSupplierSchema = Type.Object(
+  { name: Name, ...optional },
+  {
+    additionalProperties: false,
+    // From the starter dataset (data/suppliers.jsonl).
+    examples: [{ name: 'Arche Noah', url: 'https://www.arche-noah.at', is_organic: true, country: 'AT' }],
+  },
+);
 export type CreateSupplier = Static<typeof CreateSupplierSchema>;
 
 export const UpdateSupplierSchema = Type.Object(

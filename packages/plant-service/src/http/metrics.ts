@@ -1,0 +1,135 @@
+/**
+ * Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
+ * keep their own counts: requests by route template, method and status with durations, logins by
+ * outcome, response-cache hits, misses and bytes, image resizes, the PostgreSQL pool, and the
+ * process (CPU, memory, event loop, GC). Served as text at GET /metrics unless METRICS_ENABLED=false.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}
+
+export type AppMetrics = ReturnType<typeof createMetrics>;
+
+const PREFIX = 'plants_';
+const LOGIN_CALLBACK = '/auth/oidc/callback';
+
+export function createMetrics(database: Database) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: PREFIX });
+
+  const labelNames = ['method', 'route', 'status_code'] as const;
+  const requests = new Counter({
+    name: `${PREFIX}http_requests_total`,
+    help: 'HTTP requests answered, by route template, method and status.',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: `${PREFIX}http_request_duration_seconds`,
+    help: 'Time from request to response, by route template, method and status.',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const logins = new Counter({
+    name: `${PREFIX}logins_total`,
+    help: 'Finished OIDC logins by outcome: success, invalid (400), refused (401), unavailable (503), rate_limited (429).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const cacheLookups = new Counter({
+    name: `${PREFIX}response_cache_requests_total`,
+    help: 'Cacheable GET requests by result: hit (served from memory) or miss.',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  let readCacheBytes = () => 0;
+  new Gauge({
+    name: `${PREFIX}response_cache_bytes`,
+    help: 'Memory held by the response cache (its size estimate).',
+    registers: [registry],
+    collect() {
+      this.set(readCacheBytes());
+    },
+  });
+  const resizes = new Counter({
+    name: `${PREFIX}image_resizes_total`,
+    help: 'Resized image copies made on first request, by outcome (ok, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const pool = database.poolStats;
+  if (pool) {
+    type PoolStats = ReturnType<NonNullable<Database['poolStats']>>;
+    const gauge = (name: string, help: string, read: (s: PoolStats) => number) =>
+      new Gauge({
+        name: `${PREFIX}db_pool_${name}`,
+        help,
+        registers: [registry],
+        collect() {
+          this.set(read(pool()));
+        },
+      });
+    gauge('connections', 'PostgreSQL connections open in the pool.', (s) => s.total);
+    gauge('idle', 'Open PostgreSQL connections not in use.', (s) => s.idle);
+    gauge('waiting', 'Queries waiting for a free connection.', (s) => s.waiting);
+  }
+
+  return {
+    registry,
+    cache: {
+      hit: () => cacheLookups.inc({ result: 'hit' }),
+      miss: () => cacheLookups.inc({ result: 'miss' }),
+      /** Where the cache's current size is read whenever metrics are collected. */
+      size(read: () => number) {
+        readCacheBytes = read;
+      },
+    },
+    resize: (outcome: 'ok' | 'failed') => resizes.inc({ outcome }),
+    /** Counts every response (its route template, or `unmatched` for a 404 without a route). */
+    install(app: FastifyInstance, { serve }: { serve: boolean }) {
+      app.addHook('onResponse', async (request, reply) => {
+        const route = request.routeOptions.url ?? 'unmatched';
+        const labels = { method: request.method, route, status_code: String(reply.statusCode) };
+        requests.inc(labels);
+        duration.observe(labels, reply.elapsedTime / 1000);
+        if (route === LOGIN_CALLBACK) logins.inc({ outcome: loginOutcome(reply.statusCode) });
+      });
+      if (!serve) return;
+      app.get(
+        '/metrics',
+        {
+          schema: {
+            operationId: 'getMetrics',
+            tags: ['health'],
+            summary: 'Prometheus metrics',
+            description:
+              'Prometheus text format (version 0.0.4): requests, durations, logins, response cache, image ' +
+              'resizes, the PostgreSQL pool and the process. Public on the service port; block the path at ' +
+              'the reverse proxy, or set METRICS_ENABLED=false, if it must not be.',
+            produces: ['text/plain'],
+            response: { 200: { type: 'string', description: 'Metrics in the Prometheus text format.' } },
+          },
+        },
+        async (_request, reply) => {
+          reply.header('cache-control', 'no-store').type(registry.contentType);
+          return registry.metrics();
+        },
+      );
+    },
+  };
+}
+
+function loginOutcome(status: number): string {
+  if (status < 400) return 'success';
+  if (status === 400) return 'invalid';
+  if (status === 401) return 'refused';
+  if (status === 429) return 'rate_limited';
+  return 'unavailable';
+}
