@@ -11,6 +11,7 @@ import { registerOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
+import { shareCounts } from './db/paging.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { responseCache } from './http/response-cache.js';
@@ -60,6 +61,7 @@ export async function buildApp({
   await app.register(authGuard, { database, config });
   await registerOidcLogin(app, database, config);
   await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes });
+  shareCounts(database.db, changeFeed);
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());

@@ -11,6 +11,7 @@ import { loadStarterDataIfEmpty } from './dataset/starter.js';
 import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { keepStatisticsCurrent } from './db/statistics.js';
 import { startOrphanSweep } from './resources/images/orphan-sweep.js';
 import { createObjectStore } from './storage/create-store.js';
 
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
     if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
   }
 
+  // PGlite has no autovacuum: statistics are refreshed at start (before listening) and while running.
+  const stopStatistics = database.kind === 'pglite' ? await keepStatisticsCurrent(database, log) : () => {};
+
   const store = createObjectStore(config.storage.store);
   log.info({ backend: store.kind }, 'image store');
 
@@ -67,6 +71,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     stopPurge();
     stopSweep();
+    stopStatistics();
     await app.close();
     await changeFeed.close();
     await store.close();

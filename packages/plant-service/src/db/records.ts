@@ -10,10 +10,16 @@ import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 
 export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
 
-/** The columns a response carries: everything but the internal full-text vector. */
+/** Generated columns only the search reads. */
+const INTERNAL_COLUMNS = new Set(['search', 'names', 'names_text']);
+
+/** The columns a response carries: everything but the internal search columns. */
 export function publicColumns(table: PgTable): Record<string, PgColumn> {
-  const { search: _search, ...rest } = getTableColumns(table) as Record<string, PgColumn>;
-  return rest;
+  return Object.fromEntries(
+    Object.entries(getTableColumns(table) as Record<string, PgColumn>).filter(
+      ([name]) => !INTERNAL_COLUMNS.has(name),
+    ),
+  );
 }
 
 function refCondition(table: CatalogueTable, ref: string) {

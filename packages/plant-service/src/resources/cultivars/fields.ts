@@ -16,6 +16,9 @@ export const cultivarFields = {
   name_en: str({ maxLength: 300 }),
   name_de: str({ maxLength: 300 }),
   name_scientific: str({ maxLength: 300 }),
+  other_names: strList({
+    description: 'Synonyms and further common names in any language (searchable, weighted like names).',
+  }),
   description: str(),
   description_de: str(),
   description_en: str(),
