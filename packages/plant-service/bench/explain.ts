@@ -38,7 +38,10 @@ interface Statement {
 const captured: Statement[] = [];
 const logger = { logQuery: (sql: string, params: unknown[]) => captured.push({ sql, params }) };
 
-async function open(): Promise<{ database: Database; raw: (sql: string, params: unknown[]) => Promise<string[]> }> {
+async function open(): Promise<{
+  database: Database;
+  raw: (sql: string, params: unknown[]) => Promise<string[]>;
+}> {
   const url = process.env.EXPLAIN_DATABASE_URL;
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: 1 });
