@@ -14,9 +14,10 @@ export const STATISTICS_CHECK_MS = 5 * 60 * 1000;
 /**
  * VACUUM ANALYZE of every catalogue table whose statistics are stale by autovacuum's own rule:
  * never analysed, or more rows changed since the last ANALYZE than 50 + 10 % of the table.
- * Returns the tables it refreshed.
+ * Returns the tables it refreshed. Without `vacuum`, only ANALYZE (a sample, quick), for use
+ * while serving: PGlite runs in the service's own thread, and VACUUM reads whole tables.
  */
-export async function refreshStaleStatistics(database: Database): Promise<string[]> {
+export async function refreshStaleStatistics(database: Database, { vacuum = true } = {}): Promise<string[]> {
   const result = await database.db.execute(sql`
     select c.relname as name, c.reltuples::float8 as tuples, coalesce(s.n_mod_since_analyze, 0)::float8 as modified
       from pg_class c left join pg_stat_user_tables s on s.relid = c.oid
@@ -29,7 +30,8 @@ export async function refreshStaleStatistics(database: Database): Promise<string
   const stale = rows
     .filter((r) => r.tuples < 0 || Number(r.modified) > 50 + 0.1 * Number(r.tuples))
     .map((r) => r.name);
-  await vacuumAnalyze(database, stale);
+  if (vacuum) await vacuumAnalyze(database, stale);
+  else for (const table of stale) await database.db.execute(sql.raw(`analyze "${table}"`));
   return stale;
 }
 
@@ -44,15 +46,18 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
-/** Refreshes stale statistics now (awaited) and then every few minutes; returns a stop function. */
+/**
+ * Refreshes stale statistics now, with VACUUM (awaited, before the service listens), and then
+ * every few minutes with ANALYZE alone; returns a stop function.
+ */
 export async function keepStatisticsCurrent(database: Database, log: Logger): Promise<() => void> {
-  const run = () =>
-    refreshStaleStatistics(database).then(
+  const run = (vacuum: boolean) =>
+    refreshStaleStatistics(database, { vacuum }).then(
       (tables) => tables.length > 0 && log.info({ tables }, 'planner statistics refreshed'),
       (error) => log.warn({ err: error }, 'refreshing planner statistics failed'),
     );
-  await run();
-  const timer = setInterval(run, STATISTICS_CHECK_MS);
+  await run(true);
+  const timer = setInterval(() => void run(false), STATISTICS_CHECK_MS);
   timer.unref();
   return () => clearInterval(timer);
 }
