@@ -24,7 +24,7 @@ export function startChild(
   });
 }
 
-export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
