@@ -1,13 +1,13 @@
 /**
- * Search in phases, each filling what the earlier ones left of `limit` (the ranking rules in the
- * API description):
+ * Search in ranked groups (the ranking rules in the API description), one statement for the
+ * first three:
  *   1. every term a word prefix of the names (the names-only vector): rank 3 + relevance;
  *   2. every term (3+ characters) inside a name, such as a part of a German compound ("apfel" in
  *      "Kulturapfel"), from the trigram index: rank 2 + word similarity;
  *   3. every term a word prefix of the names or descriptions: rank 1 + relevance;
  *   4. only when 1–3 found nothing, typo tolerance: names similar to the text (pg_trgm word
  *      similarity ≥ 0.5, "tomatoe" finds Tomato): rank = similarity.
- * Each phase ranks a bounded candidate set per entity type, so a two-letter prefix never ranks
+ * Each group ranks a bounded candidate set per entity type, so a two-letter prefix never ranks
  * thousands of rows.
  */
 import { type SQL, sql } from 'drizzle-orm';
@@ -67,9 +67,9 @@ const SOURCES: Source[] = [
 
 type Phase = (s: Source) => { where: SQL; rank: SQL; candidates: number };
 
-/** One phase over the three entity types: the best `limit` of bounded candidate sets. */
-async function runPhase(ex: Executor, phase: Phase, limit: number): Promise<SearchResult[]> {
-  const branches = SOURCES.map((s) => {
+/** A phase's branches over the three entity types: the best `limit` of bounded candidate sets each. */
+function phaseBranches(phase: Phase, limit: number): SQL[] {
+  return SOURCES.map((s) => {
     const { where, rank, candidates } = phase(s);
     const name = sql.identifier(s.name.name);
     const isCultivar = s.type === 'cultivar';
@@ -87,6 +87,11 @@ async function runPhase(ex: Executor, phase: Phase, limit: number): Promise<Sear
       ${isCultivar ? sql`join ${species} sp on sp.id = c.species_id` : sql``}
       order by r.rank desc, r.name, c.id)`;
   });
+}
+
+/** The best `limit` of all the phases' branches, in one statement (one round trip). */
+async function runPhases(ex: Executor, phases: Phase[], limit: number): Promise<SearchResult[]> {
+  const branches = phases.flatMap((phase) => phaseBranches(phase, limit));
   const result = await ex.execute(
     sql`select * from (${sql.join(branches, sql` union all `)}) found order by rank desc, name, id limit ${limit}`,
   );
@@ -101,74 +106,48 @@ export async function searchAll(ex: Executor, text: string, limit: number): Prom
   const lexemes = searchLexemes(text);
   if (lexemes.length === 0) return [];
   const tsquery = sql`to_tsquery('simple', plant_fold(${tsqueryOf(lexemes)}))`;
-  const found: SearchResult[] = [];
-  const seen = new Set<string>();
-  const add = (rows: SearchResult[]) => {
-    for (const row of rows) {
-      const key = `${row.entity_type}:${row.id}`;
-      if (found.length < limit && !seen.has(key)) {
-        seen.add(key);
-        found.push(row);
-      }
-    }
-  };
-
-  add(
-    await runPhase(
-      ex,
-      (s) => ({
-        where: sql`${s.names} @@ ${tsquery}`,
-        // Normalisation 32 keeps relevance below 1, so the phases never overlap.
-        rank: sql`3 + ts_rank(${s.names}, ${tsquery}, 32)`,
-        candidates: NAME_CANDIDATES,
-      }),
+  const whole = folded(lexemes.join(' '));
+  const wordParts = lexemes.every((l) => l.length >= MIN_WORD_PART);
+  const inNames = (s: Source) =>
+    sql.join(
+      lexemes.map((l) => sql`${s.namesText} like '%' || ${folded(l)} || '%'`),
+      sql` and `,
+    );
+  // Each phase leaves out what an earlier one finds, so a record appears once, in its best group.
+  const phases: Phase[] = [
+    (s) => ({
+      where: sql`${s.names} @@ ${tsquery}`,
+      // Normalisation 32 keeps relevance below 1, so the groups never overlap.
+      rank: sql`3 + ts_rank(${s.names}, ${tsquery}, 32)`,
+      candidates: NAME_CANDIDATES,
+    }),
+  ];
+  if (wordParts)
+    phases.push((s) => ({
+      where: sql`${inNames(s)} and not ${s.names} @@ ${tsquery}`,
+      rank: sql`2 + word_similarity(${whole}, ${s.namesText})`,
+      candidates: NAME_CANDIDATES,
+    }));
+  phases.push((s) => ({
+    where: sql`${s.search} @@ ${tsquery} and not ${s.names} @@ ${tsquery}${wordParts ? sql` and not (${inNames(s)})` : sql``}`,
+    rank: sql`1 + ts_rank(${s.search}, ${tsquery}, 32)`,
+    candidates: DESCRIPTION_CANDIDATES,
+  }));
+  const found = await runPhases(ex, phases, limit);
+  if (found.length > 0) return found;
+  // `<%` uses the trigram index with the session's threshold; SET LOCAL keeps it to this query.
+  return ex.transaction(async (tx) => {
+    await tx.execute(sql.raw(`set local pg_trgm.word_similarity_threshold = ${TYPO_THRESHOLD}`));
+    return runPhases(
+      tx,
+      [
+        (s) => ({
+          where: sql`${whole} <% ${s.namesText}`,
+          rank: sql`word_similarity(${whole}, ${s.namesText})`,
+          candidates: NAME_CANDIDATES,
+        }),
+      ],
       limit,
-    ),
-  );
-  if (found.length < limit && lexemes.every((l) => l.length >= MIN_WORD_PART)) {
-    add(
-      await runPhase(
-        ex,
-        (s) => ({
-          where: sql.join(
-            lexemes.map((l) => sql`${s.namesText} like '%' || ${folded(l)} || '%'`),
-            sql` and `,
-          ),
-          rank: sql`2 + word_similarity(${folded(lexemes.join(' '))}, ${s.namesText})`,
-          candidates: NAME_CANDIDATES,
-        }),
-        limit + found.length,
-      ),
     );
-  }
-  if (found.length < limit) {
-    add(
-      await runPhase(
-        ex,
-        (s) => ({
-          where: sql`${s.search} @@ ${tsquery} and not ${s.names} @@ ${tsquery}`,
-          rank: sql`1 + ts_rank(${s.search}, ${tsquery}, 32)`,
-          candidates: DESCRIPTION_CANDIDATES,
-        }),
-        limit + found.length,
-      ),
-    );
-  }
-  if (found.length === 0) {
-    // `<%` uses the trigram index with the session's threshold; SET LOCAL keeps it to this query.
-    const typos = await ex.transaction(async (tx) => {
-      await tx.execute(sql.raw(`set local pg_trgm.word_similarity_threshold = ${TYPO_THRESHOLD}`));
-      return runPhase(
-        tx,
-        (s) => ({
-          where: sql`${folded(lexemes.join(' '))} <% ${s.namesText}`,
-          rank: sql`word_similarity(${folded(lexemes.join(' '))}, ${s.namesText})`,
-          candidates: NAME_CANDIDATES,
-        }),
-        limit,
-      );
-    });
-    add(typos);
-  }
-  return found;
+  });
 }
