@@ -1,6 +1,6 @@
 /**
- * Search in ranked groups (the ranking rules in the API description), one statement for the
- * first three:
+ * Search in ranked groups (the ranking rules in the API description): names first, then the next
+ * two in one statement when the names did not fill `limit`:
  *   1. every term a word prefix of the names (the names-only vector): rank 3 + relevance;
  *   2. every term (3+ characters) inside a name, such as a part of a German compound ("apfel" in
  *      "Kulturapfel"), from the trigram index: rank 2 + word similarity;
@@ -114,14 +114,16 @@ export async function searchAll(ex: Executor, text: string, limit: number): Prom
       sql` and `,
     );
   // Each phase leaves out what an earlier one finds, so a record appears once, in its best group.
-  const phases: Phase[] = [
-    (s) => ({
-      where: sql`${s.names} @@ ${tsquery}`,
-      // Normalisation 32 keeps relevance below 1, so the groups never overlap.
-      rank: sql`3 + ts_rank(${s.names}, ${tsquery}, 32)`,
-      candidates: NAME_CANDIDATES,
-    }),
-  ];
+  const names: Phase = (s) => ({
+    where: sql`${s.names} @@ ${tsquery}`,
+    // Normalisation 32 keeps relevance below 1, so the groups never overlap.
+    rank: sql`3 + ts_rank(${s.names}, ${tsquery}, 32)`,
+    candidates: NAME_CANDIDATES,
+  });
+  // Names alone first: when they fill the page, the costlier groups never run.
+  const byName = await runPhases(ex, [names], limit);
+  if (byName.length === limit) return byName;
+  const phases: Phase[] = [];
   if (wordParts)
     phases.push((s) => ({
       where: sql`${inNames(s)} and not ${s.names} @@ ${tsquery}`,
@@ -133,7 +135,7 @@ export async function searchAll(ex: Executor, text: string, limit: number): Prom
     rank: sql`1 + ts_rank(${s.search}, ${tsquery}, 32)`,
     candidates: DESCRIPTION_CANDIDATES,
   }));
-  const found = await runPhases(ex, phases, limit);
+  const found = [...byName, ...(await runPhases(ex, phases, limit - byName.length))];
   if (found.length > 0) return found;
   // `<%` uses the trigram index with the session's threshold; SET LOCAL keeps it to this query.
   return ex.transaction(async (tx) => {
