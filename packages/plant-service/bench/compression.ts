@@ -6,17 +6,16 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { PGlite } from '@electric-sql/pglite';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { loadStarterDataIfEmpty } from '../src/dataset/starter.js';
-import { openPglite } from '../src/db/client.js';
+import { newPglite, openPglite } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 
 const ROUNDS = 200;
 const URLS = [1, 2, 3].map((page) => `/api/v1/species?per_page=100&page=${page}`);
 
-const database = await openPglite({ instance: new PGlite() });
+const database = await openPglite({ instance: await newPglite() });
 await migrate(database);
 await loadStarterDataIfEmpty(database);
 const app = await buildApp({ config: loadConfig({ DEMO_DATA: 'false', LOG_LEVEL: 'warn' }), database });

@@ -24,7 +24,7 @@ export function startChild(
   });
 }
 
-export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -70,31 +70,45 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Share of responses the response cache answered (its `x-cache: HIT` header), 0–1. */
+  hitRatio: number;
 }
 
-/** autocannon: `seconds` of load at `connections`, each request taking the next of `paths`, after a warm-up. */
+/**
+ * autocannon: `seconds` of load at `connections` after a warm-up. Each request takes the next of
+ * `paths`, or a fresh path from `paths()` when it is a generator.
+ */
 export async function load(
   base: string,
-  paths: string[],
+  paths: string[] | (() => string),
   { seconds, connections, warmup }: { seconds: number; connections: number; warmup: number },
 ): Promise<LoadResult> {
-  const run = (duration: number) => {
-    let i = 0;
-    return autocannon({
+  let i = 0;
+  const next = typeof paths === 'function' ? paths : () => paths[i++ % paths.length]!;
+  let hits = 0;
+  let responses = 0;
+  const run = (duration: number) =>
+    autocannon({
       url: base,
       connections,
       duration,
       requests: [
         {
           setupRequest: (req) => {
-            req.path = paths[i++ % paths.length]!;
+            req.path = next();
             return req;
+          },
+          onResponse: (_status, _body, _context, headers) => {
+            responses++;
+            const h = headers as Record<string, string> | undefined;
+            if (h && (h['x-cache'] ?? h['X-Cache']) === 'HIT') hits++;
           },
         },
       ],
     });
-  };
   if (warmup > 0) await run(warmup);
+  hits = 0;
+  responses = 0;
   const r = await run(seconds);
   return {
     rps: r.requests.average,
@@ -102,6 +116,7 @@ export async function load(
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    hitRatio: responses === 0 ? 0 : hits / responses,
   };
 }
 

@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
 import { registerCompression } from './http/compression.js';
+import { shareCounts } from './db/paging.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -84,6 +85,7 @@ export async function buildApp({
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await registerOidcLogin(app, database, config);
+  shareCounts(database.db, changeFeed);
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());

@@ -14,6 +14,7 @@ import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import { StartupError } from './errors.js';
+import { keepStatisticsCurrent } from './db/statistics.js';
 import { startOrphanSweep } from './resources/images/orphan-sweep.js';
 import { databaseStartupError, listenStartupError, storeStartupError } from './startup-errors.js';
 import { createObjectStore } from './storage/create-store.js';
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
   } catch (error) {
     throw databaseStartupError(error, config);
   }
+
+  // PGlite has no autovacuum: statistics are refreshed at start (before listening) and while running.
+  const stopStatistics = database.kind === 'pglite' ? await keepStatisticsCurrent(database, log) : () => {};
 
   const store = createObjectStore(config.storage.store);
   try {
@@ -79,6 +83,7 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     stopPurge?.();
     stopSweep?.();
+    stopStatistics();
     await app.close();
     await changeFeed.close();
     await store.close();
@@ -92,6 +97,7 @@ async function main(): Promise<void> {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    stopStatistics();
     await Promise.allSettled([app.close(), changeFeed.close(), store.close(), devIdp?.close()]);
     await database.close().catch(() => {});
     throw listenStartupError(error, config);

@@ -5,9 +5,10 @@
  * Import never deletes: records the input does not mention stay as they are.
  */
 import type { Readable } from 'node:stream';
-import { sql } from 'drizzle-orm';
+import { getTableName, sql } from 'drizzle-orm';
 import { CHANGE_CHANNEL } from '../db/change-feed.js';
 import type { Database, Tx } from '../db/client.js';
+import { vacuumAnalyze } from '../db/statistics.js';
 import { type CheckResult, checkDataset, unresolvedProblems } from './check.js';
 import { KIND, KINDS, type KindName } from './kinds.js';
 import { InvalidDataset, type Problem } from './problems.js';
@@ -43,7 +44,7 @@ export async function importRecords(
   readProblems: readonly Problem[] = [],
 ): Promise<ImportReport> {
   const checked = checkDataset(sources);
-  return database.db.transaction(async (tx) => {
+  const report = await database.db.transaction(async (tx) => {
     const problems = [
       ...readProblems,
       ...checked.problems,
@@ -60,6 +61,13 @@ export async function importRecords(
     }
     return report;
   });
+  // Fresh planner statistics for what a bulk write changed (PGlite has no autovacuum).
+  const written = KINDS.filter((k) => report[k.name].inserted + report[k.name].updated > 0);
+  await vacuumAnalyze(
+    database,
+    written.map((k) => getTableName(k.table)),
+  );
+  return report;
 }
 
 /** Imports directories, files and `-` (standard input); see read.ts for what each may be. */

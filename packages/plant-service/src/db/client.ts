@@ -4,7 +4,7 @@
  * drizzle queries run on both.
  */
 import { mkdir } from 'node:fs/promises';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
@@ -43,6 +43,15 @@ export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database 
   };
 }
 
+/** A new PGlite instance with the extensions the migrations need (pg_trgm for name search). */
+export async function newPglite(options: PGliteOptions = {}): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
+  return new PGlite({ ...options, extensions: { ...options.extensions, pg_trgm } });
+}
+
 /** Opens PGlite in `dataDir` (created if missing), or wraps an already open instance. */
 export async function openPglite(source: { dataDir: string } | { instance: PGlite }): Promise<Database> {
   // Imported only when used: PGlite costs ~40 MB of memory just to load.
@@ -52,8 +61,7 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     client = source.instance;
   } else {
     await mkdir(source.dataDir, { recursive: true });
-    const { PGlite } = await import('@electric-sql/pglite');
-    client = new PGlite(source.dataDir);
+    client = await newPglite({ dataDir: source.dataDir });
   }
   await client.waitReady;
   return {

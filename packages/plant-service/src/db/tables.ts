@@ -11,6 +11,7 @@ import {
   index,
   integer,
   numeric,
+  type PgColumn,
   pgTable,
   smallint,
   text,
@@ -33,13 +34,42 @@ const updatedAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull(
 
 /**
  * Full-text document: names weigh A, descriptions C. `plant_names` and `plant_fold` (migration
- * 0000) fold case, accents and umlauts so "mohre" and "moehre" both find "Möhre".
+ * 0000) fold case, accents and umlauts so "mohre" and "moehre" both find "Möhre"; `plant_join`
+ * (migration 0004) joins a name list such as `other_names` into one text.
  */
 function searchVector(names: string[], texts: string[]): SQL {
   const part = (cols: string[], fn: string, weight: string) =>
     cols.map((c) => `setweight(to_tsvector('simple', ${fn}(coalesce(${c}, ''))), '${weight}')`);
   return sql.raw([...part(names, 'plant_names', 'A'), ...part(texts, 'plant_fold', 'C')].join(' || '));
 }
+
+/** The names alone as a text column expression (`other_names` joined in). */
+const nameExpressions = (names: string[]) =>
+  names.map((n) => (n === 'other_names' ? 'plant_join(other_names)' : n));
+
+/**
+ * The names alone, as a full-text vector: the search's first phase looks only here, so a short
+ * prefix never ranks description matches (bounded, small vectors).
+ */
+function namesVector(names: string[]): SQL {
+  return searchVector(nameExpressions(names), []);
+}
+
+/**
+ * The names folded into one text, for trigram matching: word parts inside compounds ("apfel" in
+ * "Kulturapfel") and typos ("tomatoe").
+ */
+function namesText(names: string[]): SQL {
+  // `||` and coalesce, not concat_ws: generated columns need immutable expressions.
+  return sql.raw(
+    `plant_names(${nameExpressions(names)
+      .map((n) => `coalesce(${n}, '')`)
+      .join(" || ' ' || ")})`,
+  );
+}
+
+const trigramIndex = (name: string, column: PgColumn) =>
+  index(name).using('gin', sql`${column} gin_trgm_ops`);
 
 export const families = pgTable(
   'families',
@@ -55,12 +85,31 @@ export const families = pgTable(
     search: tsvector().generatedAlwaysAs(
       searchVector(['name_scientific', 'name_en', 'name_de'], ['description']),
     ),
+    names: tsvector().generatedAlwaysAs(namesVector(['name_scientific', 'name_en', 'name_de'])),
+    names_text: text().generatedAlwaysAs(namesText(['name_scientific', 'name_en', 'name_de'])),
   },
   (t) => [
     index('families_order_idx').on(t.name_scientific, t.id),
     index('families_search_idx').using('gin', t.search),
+    index('families_names_idx').using('gin', t.names),
+    trigramIndex('families_names_trgm_idx', t.names_text),
   ],
 );
+
+/** The species list's filter columns (besides family), in the order the list indexes carry them. */
+const listFilters = (t: Record<string, PgColumn>) =>
+  [
+    'plant_layer',
+    'nitrogen_fixer',
+    'dynamic_accumulator',
+    'drought_tolerance',
+    'native_status',
+    'nectar_value',
+    'wild_bee_count',
+  ].map((c) => t[c] as PgColumn);
+
+const SPECIES_NAMES = ['name_scientific', 'name_en', 'name_de', 'other_names'];
+const CULTIVAR_NAMES = ['name', 'name_en', 'name_de', 'other_names'];
 
 export const species = pgTable(
   'species',
@@ -75,20 +124,22 @@ export const species = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
     search: tsvector().generatedAlwaysAs(
-      searchVector(
-        ['name_scientific', 'name_en', 'name_de'],
-        ['description', 'description_en', 'description_de'],
-      ),
+      searchVector(nameExpressions(SPECIES_NAMES), ['description', 'description_en', 'description_de']),
     ),
     // Internal, derived columns (never in a response): the hardiness range as half-zones, so
     // the zone filter is an indexable comparison, and how many guild functions the species has.
     hardiness_min: smallint().generatedAlwaysAs(halfZoneMinSql('hardiness_zone_usda')),
     hardiness_max: smallint().generatedAlwaysAs(halfZoneMaxSql('hardiness_zone_usda')),
     guild_score: smallint().generatedAlwaysAs(guildScoreSql()),
+    names: tsvector().generatedAlwaysAs(namesVector(SPECIES_NAMES)),
+    names_text: text().generatedAlwaysAs(namesText(SPECIES_NAMES)),
   },
   (t) => [
-    index('species_order_idx').on(t.name_scientific, t.id),
-    index('species_family_order_idx').on(t.family_id, t.name_scientific, t.id),
+    // Lists page through these narrow indexes (order first, then every list filter as trailing
+    // key columns): filters, counts and the skipped rows of deep pages are answered from the
+    // index alone, and whole rows are read only for the page itself.
+    index('species_list_idx').on(t.name_scientific, t.id, ...listFilters(t)),
+    index('species_family_list_idx').on(t.family_id, t.name_scientific, t.id, ...listFilters(t)),
     index('species_search_idx').using('gin', t.search),
     // The zone filter, and the columns the usual filters and the facets read after it, so a count
     // or facet query over a zone can be answered from the index alone.
@@ -110,6 +161,8 @@ export const species = pgTable(
     index('species_guild_layer_idx')
       .on(t.plant_layer, t.guild_score.desc(), t.name_scientific, t.id)
       .where(sql`${t.guild_score} > 0`),
+    index('species_names_idx').using('gin', t.names),
+    trigramIndex('species_names_trgm_idx', t.names_text),
   ],
 );
 
@@ -132,8 +185,10 @@ export const cultivars = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
     search: tsvector().generatedAlwaysAs(
-      searchVector(['name', 'name_en', 'name_de'], ['description', 'description_en', 'description_de']),
+      searchVector(nameExpressions(CULTIVAR_NAMES), ['description', 'description_en', 'description_de']),
     ),
+    names: tsvector().generatedAlwaysAs(namesVector(CULTIVAR_NAMES)),
+    names_text: text().generatedAlwaysAs(namesText(CULTIVAR_NAMES)),
   },
   (t) => [
     index('cultivars_order_idx').on(t.name, t.id),
@@ -141,6 +196,8 @@ export const cultivars = pgTable(
     index('cultivars_search_idx').using('gin', t.search),
     // The planting calendar's month and week tests (`@>`, `&&`) on each activity's arrays.
     ...CALENDAR_ARRAYS.map((name) => index(`cultivars_${name}_idx`).using('gin', t[name])),
+    index('cultivars_names_idx').using('gin', t.names),
+    trigramIndex('cultivars_names_trgm_idx', t.names_text),
   ],
 );
 

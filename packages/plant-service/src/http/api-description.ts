@@ -36,6 +36,13 @@ API token sent as \`Authorization: Bearer <token>\`.
   (\`name_scientific\`, \`name\`, \`family_id\`, \`species_id\`) cannot be null. \`updated_at\` changes on every update.
 - **Order of lists.** By scientific name (families, species) or name (cultivars, suppliers), then id.
   With \`search\`, by relevance first.
+- **Paging and totals.** \`total\` is always exact. Totals are remembered per filter set and shared by
+  its pages until the next write, which makes every page count afresh. Pages are found through
+  narrow indexes holding the order and the list filters, so a deep \`page\` skips index entries, not
+  whole records; there is no separate cursor parameter.
+- **Search.** \`/api/v1/search\` looks at names first, then word parts of names, then descriptions,
+  and falls back to similar names for typos; see the operation for the ranking rules.
+  \`other_names\` (synonyms and further common names) are searched like names.
 - **Deleting referenced records.** A family that still has species, or a species that still has
   cultivars: 409 naming how many. Deleting a species removes its companion relations; deleting a
   cultivar or supplier removes its supplier links. Every write is one transaction.

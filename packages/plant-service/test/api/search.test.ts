@@ -22,13 +22,33 @@ beforeAll(async () => {
     name_de: 'Kartoffel',
     description: 'Often planted after a tomato bed is cleared.',
   });
-  await make.species(apiaceae.id, 'Daucus carota', { name_en: 'Carrot', name_de: 'Möhre' });
+  await make.species(apiaceae.id, 'Daucus carota', {
+    name_en: 'Carrot',
+    name_de: 'Möhre',
+    other_names: ['Karotte', 'Mohrrübe', 'Gelbe Rübe'],
+  });
+  const rosaceae = await make.family('Rosaceae', { name_de: 'Rosengewächse' });
+  await make.species(rosaceae.id, 'Malus domestica', { name_en: 'Apple', name_de: 'Kulturapfel' });
+  await make.species(rosaceae.id, 'Aronia melanocarpa', {
+    name_en: 'Black chokeberry',
+    name_de: 'Apfelbeere',
+  });
+  await make.species(rosaceae.id, 'Sorbus domestica', {
+    name_en: 'Service tree',
+    name_de: 'Speierling',
+    description: 'Apfelförmige Früchte.',
+  });
+  const lamiaceae = await make.family('Lamiaceae');
+  await make.species(lamiaceae.id, 'Lavandula angustifolia', { name_en: 'Lavender' });
   await make.species(apiaceae.id, 'Pastinaca sativa', {
     name_en: 'Parsnip',
     name_de: 'Pastinake',
     description: 'Sweeter than a Möhre.',
   });
-  await make.cultivar(tomato.id, 'Harzfeuer', { description: 'Early red salad tomato.' });
+  await make.cultivar(tomato.id, 'Harzfeuer', {
+    description: 'Early red salad tomato.',
+    other_names: ['Harz Fire'],
+  });
 });
 afterAll(() => t.close());
 
@@ -39,6 +59,10 @@ const search = async (q: string, extra = '') => {
     entity_type: string;
     slug: string;
     name: string;
+    name_en: string | null;
+    name_de: string | null;
+    species_slug: string | null;
+    species_name_scientific: string | null;
     rank: number;
     description: string | null;
   }[];
@@ -106,5 +130,60 @@ describe('search', () => {
       expect(res.statusCode, url).toBe(400);
       expect(res.json().error).toMatch(/^(q|limit):/);
     }
+  });
+
+  it('finds other_names like names, for species and cultivars', async () => {
+    for (const q of ['Karotte', 'Mohrrübe', 'mohrruebe', 'gelbe rube']) {
+      expect((await search(q))[0], q).toMatchObject({
+        slug: 'daucus-carota',
+        name_en: 'Carrot',
+        name_de: 'Möhre',
+      });
+    }
+    expect((await search('harz fire'))[0]).toMatchObject({ entity_type: 'cultivar', name: 'Harzfeuer' });
+  });
+
+  it("says what it found in the reader's terms: names, and a cultivar's species", async () => {
+    const [cultivar] = await search('harzf');
+    expect(cultivar).toMatchObject({
+      name_en: null,
+      name_de: null,
+      species_slug: 'solanum-lycopersicum',
+      species_name_scientific: 'Solanum lycopersicum',
+    });
+    const [tomato] = await search('tomate');
+    expect(tomato).toMatchObject({
+      entity_type: 'species',
+      name_en: 'Tomato',
+      name_de: 'Tomate',
+      species_slug: null,
+      species_name_scientific: null,
+    });
+  });
+
+  it('finds word parts of compound names after prefixes and before descriptions', async () => {
+    const results = await search('Apfel');
+    expect(results.map((r) => r.slug)).toEqual(['aronia-melanocarpa', 'malus-domestica', 'sorbus-domestica']);
+    const [prefix, part, description] = results.map((r) => r.rank);
+    expect(prefix).toBeGreaterThanOrEqual(3);
+    expect(part).toBeGreaterThanOrEqual(2);
+    expect(part).toBeLessThan(3);
+    expect(description).toBeGreaterThanOrEqual(1);
+    expect(description).toBeLessThan(2);
+  });
+
+  it('falls back to similar names when nothing matches: typos still find the plant', async () => {
+    for (const [q, slug] of [
+      ['tomatoe', 'solanum-lycopersicum'],
+      ['lavendel', 'lavandula-angustifolia'],
+      ['appel', 'malus-domestica'],
+    ] as const) {
+      const results = await search(q);
+      expect(results[0]?.slug, q).toBe(slug);
+      expect(results[0]!.rank, q).toBeLessThan(1);
+    }
+    // The fallback is only for texts that found nothing otherwise.
+    expect((await search('tomato')).every((r) => r.rank >= 1)).toBe(true);
+    expect(await search('qqqxxzz')).toEqual([]);
   });
 });

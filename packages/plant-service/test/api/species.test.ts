@@ -73,7 +73,7 @@ describe('species records', () => {
     expect(res.statusCode, res.body).toBe(200);
     const s = res.json();
     expect(Object.keys(s).sort()).toEqual(Object.keys(SpeciesSchema.properties).sort());
-    // Spec 2.2 lists 86 fields: 6 identity fields and 80 attributes; other_names is added to them.
+    // The spec lists 86 fields (6 identity fields and 80 attributes); other_names is the 87th.
     expect(Object.keys(s)).toHaveLength(87);
     expect(s).toMatchObject({
       slug: 'vicia-faba',

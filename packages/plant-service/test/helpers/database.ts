@@ -4,9 +4,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
 import { inject } from 'vitest';
-import { type Database, openPglite, openPostgres } from '../../src/db/client.js';
+import { type Database, newPglite, openPglite, openPostgres } from '../../src/db/client.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -14,7 +13,7 @@ export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite
 export async function testDatabase(): Promise<Database> {
   if (backend === 'pglite') {
     const dump = await readFile(inject('pgliteTemplate'));
-    return openPglite({ instance: new PGlite({ loadDataDir: new Blob([dump]) }) });
+    return openPglite({ instance: await newPglite({ loadDataDir: new Blob([dump]) }) });
   }
   const url = inject('postgresUrl');
   const name = `plant_t_${process.pid}_${randomBytes(4).toString('hex')}`;

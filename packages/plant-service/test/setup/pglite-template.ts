@@ -5,15 +5,14 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openPglite } from '../../src/db/client.js';
+import { newPglite, openPglite } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(path.join(tmpdir(), 'plant-pglite-'));
   const file = path.join(dir, 'template.tar');
-  const instance = new PGlite();
+  const instance = await newPglite();
   const database = await openPglite({ instance });
   await migrate(database);
   const dump = await instance.dumpDataDir('none');

@@ -2,13 +2,12 @@
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset } from '../../src/dataset/check.js';
 import { KIND } from '../../src/dataset/kinds.js';
-import { openPglite } from '../../src/db/client.js';
+import { newPglite, openPglite } from '../../src/db/client.js';
 import { migrate, migrationsFolder } from '../../src/db/migrate.js';
 
 let dir: string;
@@ -59,7 +58,7 @@ describe('the hardiness migration', () => {
       if (earlier.some((e) => file === `${e.tag}.sql`))
         await copyFile(path.join(migrationsFolder, file), path.join(before, file));
     }
-    const database = await openPglite({ instance: new PGlite() });
+    const database = await openPglite({ instance: await newPglite() });
     try {
       await migratePglite(database.db as never, { migrationsFolder: before });
       const stored = ['4-8', ' USDA 5 - 9 ', 'Zone 7b', '6 to 8', '9–4', '8b-7a', 'H4', '5/6', '14', ''];

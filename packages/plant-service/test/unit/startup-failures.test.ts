@@ -10,8 +10,8 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newPglite } from '../../src/db/client.js';
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -85,7 +85,7 @@ describe('start-up failures', { timeout: 240_000 }, () => {
     } finally {
       blocker.close();
     }
-    const db = new PGlite(path.join(dataDir, 'pglite'));
+    const db = await newPglite({ dataDir: path.join(dataDir, 'pglite') });
     try {
       const { rows } = await db.query<{ n: number }>('select count(*)::int as n from families');
       expect(rows[0]!.n).toBe(0);

@@ -5,7 +5,6 @@ import { errors } from '../../http/route-schemas.js';
 import { Ref } from '../../schema/types.js';
 import { searchAll } from './repository.js';
 import { SearchQuery, SearchResultSchema } from './schemas.js';
-import { prefixQuery } from './tsquery.js';
 
 export const searchRoutes =
   ({ db }: Database): FastifyPluginAsyncTypebox =>
@@ -19,18 +18,30 @@ export const searchRoutes =
           tags: ['search'],
           summary: 'Full-text search across families, species and cultivars',
           description:
-            'Scientific, English and German names and the descriptions are searched. Every whitespace-separated ' +
-            'term must match (AND), each as a word prefix ("toma sola" finds Solanum lycopersicum). Case, accents ' +
-            'and umlauts are folded ("mohre" and "moehre" find "Möhre"). Punctuation is ignored, so quotes and ' +
-            '`&|!():*` are safe. Names weigh more than descriptions. A `q` with no letters or digits gives an ' +
-            'empty list.',
+            'Searches the scientific, English, German and further names (`other_names`) and the descriptions ' +
+            'of families, species and cultivars. Case, accents and umlauts are folded ("mohre" and "moehre" ' +
+            'find "Möhre"); punctuation is ignored, so quotes and `&|!():*` are safe; a `q` with no letters or ' +
+            'digits gives an empty list. Results come in ranked groups, each filling what the groups before ' +
+            'left of `limit`:\n\n' +
+            '1. **Names, word prefixes** (rank 3–4): every whitespace-separated term starts a word of a name ' +
+            '(AND; "toma sola" finds Solanum lycopersicum, "Karotte" finds Daucus carota when it is one of its ' +
+            '`other_names`).\n' +
+            '2. **Word parts of names** (rank 2–3): every term of 3 or more characters occurs inside a name, ' +
+            'e.g. in a German compound ("apfel" finds "Kulturapfel").\n' +
+            '3. **Descriptions** (rank 1–2): every term starts a word of a name or a description.\n' +
+            '4. **Similar names** (rank below 1), only when groups 1–3 found nothing: names whose words are ' +
+            'similar to the text (trigram word similarity of at least 0.5), so typos such as "tomatoe" or ' +
+            '"lavendel" still find Tomato and Lavender.\n\n' +
+            'Within a group, better relevance (more and denser matches) ranks first, then the name, then the id. ' +
+            'Each group ranks at most 500 name matches (200 description matches) per entity type, so a very ' +
+            "short prefix answers fast; type more letters to narrow it. Cultivars carry their species' slug " +
+            'and scientific name.',
           querystring: SearchQuery,
           response: { 200: Type.Array(Ref(SearchResultSchema)), ...errors(400) },
         },
       },
       async (request) => {
-        const tsquery = prefixQuery(request.query.q);
-        return tsquery === null ? [] : searchAll(db, tsquery, request.query.limit);
+        return searchAll(db, request.query.q, request.query.limit);
       },
     );
   };

@@ -8,8 +8,18 @@ export const SearchResultSchema = Type.Object(
     id: Uuid,
     slug: Type.String(),
     name: Type.String({ description: 'Scientific name (family, species) or cultivar name.' }),
+    name_en: Nullable(Type.String({ description: 'English name.' })),
+    name_de: Nullable(Type.String({ description: 'German name.' })),
     description: Nullable(Type.String()),
-    rank: Type.Number({ description: 'Full-text relevance; higher is better.' }),
+    species_slug: Nullable(Type.String({ description: "Cultivars: their species' slug; null otherwise." })),
+    species_name_scientific: Nullable(
+      Type.String({ description: "Cultivars: their species' scientific name; null otherwise." }),
+    ),
+    rank: Type.Number({
+      description:
+        'Higher is better: 3–4 name prefix match, 2–3 word part of a name, 1–2 description match, ' +
+        'below 1 similar name (typo fallback).',
+    }),
   },
   { $id: 'SearchResult' },
 );

@@ -10,14 +10,23 @@ import type { Page, PageRequest } from '../../db/paging.js';
 
 const MAX_LEXEMES = 16;
 
-/** `"toma sola"` → `'toma':* & 'sola':*`; null when the text holds nothing searchable. */
-export function prefixQuery(text: string): string | null {
-  const lexemes = text
+/** The runs of letters and digits in a user's search text (at most 16). */
+export function searchLexemes(text: string): string[] {
+  return text
     .split(/\s+/)
     .flatMap((term) => term.match(/[\p{L}\p{N}]+/gu) ?? [])
     .slice(0, MAX_LEXEMES);
-  if (lexemes.length === 0) return null;
+}
+
+/** `['toma', 'sola']` → `'toma':* & 'sola':*` */
+export function tsqueryOf(lexemes: string[]): string {
   return lexemes.map((lexeme) => `'${lexeme}':*`).join(' & ');
+}
+
+/** `"toma sola"` → `'toma':* & 'sola':*`; null when the text holds nothing searchable. */
+export function prefixQuery(text: string): string | null {
+  const lexemes = searchLexemes(text);
+  return lexemes.length === 0 ? null : tsqueryOf(lexemes);
 }
 
 /**
