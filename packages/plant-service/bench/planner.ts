@@ -115,6 +115,8 @@ const scenarios: Record<string, Request[]> = {
 /** autocannon: `seconds` of load after a warm-up, each request taking the next of `requests`. */
 async function load(base: string, requests: Request[], duration: number): Promise<LoadResult> {
   let i = 0;
+  let hits = 0;
+  let responses = 0;
   const r = await autocannon({
     url: base,
     connections,
@@ -132,6 +134,10 @@ async function load(base: string, requests: Request[], duration: number): Promis
               : {}),
           };
         },
+        onResponse: (_status, _body, _context, headers) => {
+          responses++;
+          if ((headers as Record<string, string> | undefined)?.['x-cache'] === 'HIT') hits++;
+        },
       },
     ],
   });
@@ -141,6 +147,7 @@ async function load(base: string, requests: Request[], duration: number): Promis
     p99: r.latency.p99,
     errors: r.errors + r.timeouts,
     non2xx: r.non2xx,
+    hitRatio: responses === 0 ? 0 : hits / responses,
   };
 }
 

@@ -14,7 +14,14 @@ export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
  * Columns the database derives for its own use (full-text vectors, name text for trigrams,
  * hardiness half-zones, guild score); never part of a response.
  */
-const INTERNAL_COLUMNS = new Set(['search', 'names', 'names_text', 'hardiness_min', 'hardiness_max', 'guild_score']);
+const INTERNAL_COLUMNS = new Set([
+  'search',
+  'names',
+  'names_text',
+  'hardiness_min',
+  'hardiness_max',
+  'guild_score',
+]);
 
 /** The columns a response carries: everything but the internal, derived ones. */
 export function publicColumns(table: PgTable): Record<string, PgColumn> {

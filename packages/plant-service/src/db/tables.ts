@@ -23,8 +23,8 @@ import { cultivarFields } from '../resources/cultivars/fields.js';
 import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../resources/guilds/functions.js';
 import { speciesFields } from '../resources/species/fields.js';
 import { columns } from '../schema/fields.js';
-import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
 import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
+import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
