@@ -15,7 +15,7 @@ import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { responseCache } from './http/response-cache.js';
 import { registerSecurity } from './http/security.js';
-import { createValidatorCompiler } from './http/validation.js';
+import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
 import { DeletedBody, ErrorBody } from './schema/types.js';
@@ -51,6 +51,8 @@ export async function buildApp({
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
+  app.addHook('onRoute', defaultedQueryOptional);
+  app.addHook('preValidation', rejectNulCharacters);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);

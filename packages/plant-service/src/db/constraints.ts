@@ -1,0 +1,93 @@
+/**
+ * Constraint violations become catalogue errors here, in one place, so no service has to check
+ * before it writes (a check is a race: another writer can act between the check and the write):
+ *   - unique (23505) → 409 Conflict, naming the column(s) or the rule;
+ *   - foreign key (23503) → 400 naming the field: an insert or update points at a row that is not
+ *     there, or no longer is (a delete that others still point at is a 409, see records.ts:
+ *     PostgreSQL reports both cases alike, only the statement tells them apart);
+ *   - check (23514) → 400.
+ * The tables' own declarations say which constraint guards which columns.
+ */
+import { getTableName } from 'drizzle-orm';
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
+import { type AppError, BadRequest, Conflict } from '../errors.js';
+import { PG_CHECK_VIOLATION, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, sqlState } from './errors.js';
+import * as tables from './tables.js';
+
+interface ForeignKey {
+  table: string;
+  column: string;
+  referenced: string;
+}
+
+/** Unique rules whose columns alone would not tell a client what clashed. */
+const UNIQUE_MESSAGES: Record<string, string> = {
+  companions_pair_idx: 'these species already have a companion relation (in either order)',
+  cultivar_suppliers_pair_idx: 'this supplier is already linked to the cultivar',
+};
+
+const foreignKeys = new Map<string, ForeignKey>();
+const uniqueColumns = new Map<string, string>();
+for (const table of Object.values(tables)) {
+  if (!isTable(table)) continue;
+  const config = getTableConfig(table);
+  for (const fk of config.foreignKeys) {
+    const reference = fk.reference();
+    foreignKeys.set(fk.getName(), {
+      table: config.name,
+      column: reference.columns.map((c) => c.name).join(', '),
+      referenced: getTableName(reference.foreignTable),
+    });
+  }
+  for (const column of config.columns) {
+    if (column.isUnique && column.uniqueName) uniqueColumns.set(column.uniqueName, column.name);
+  }
+}
+
+function isTable(value: unknown): value is PgTable {
+  try {
+    getTableConfig(value as PgTable);
+    return typeof getTableName(value as PgTable) === 'string';
+  } catch {
+    return false;
+  }
+}
+
+function field(error: unknown, key: 'constraint'): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const value = (current as Record<string, unknown>)[key];
+    if (typeof value === 'string') return value;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A delete refused because other rows still point at the row. */
+export function stillReferenced(error: unknown): Conflict | undefined {
+  if (sqlState(error) !== PG_FOREIGN_KEY_VIOLATION) return undefined;
+  const from = foreignKeys.get(field(error, 'constraint') ?? '')?.table ?? 'other records';
+  return new Conflict(`still referenced from ${from}; delete those first`, {}, { cause: error });
+}
+
+/** The catalogue error a constraint violation stands for, or undefined for any other error. */
+export function constraintError(error: unknown): AppError | undefined {
+  const state = sqlState(error);
+  const constraint = field(error, 'constraint') ?? '';
+  if (state === PG_UNIQUE_VIOLATION) {
+    const column = uniqueColumns.get(constraint);
+    if (column) return new Conflict(`${column}: already taken`, { field: column }, { cause: error });
+    const message = UNIQUE_MESSAGES[constraint] ?? 'conflicts with an existing record';
+    return new Conflict(message, {}, { cause: error });
+  }
+  if (state === PG_FOREIGN_KEY_VIOLATION) {
+    const fk = foreignKeys.get(constraint);
+    if (!fk) return new BadRequest('refers to a record that does not exist', {}, { cause: error });
+    const message = `${fk.column}: no such record in ${fk.referenced}`;
+    return new BadRequest(message, { field: fk.column }, { cause: error });
+  }
+  if (state === PG_CHECK_VIOLATION) {
+    return new BadRequest(`violates the rule ${constraint || 'of a check'}`, {}, { cause: error });
+  }
+  return undefined;
+}
