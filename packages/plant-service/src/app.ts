@@ -14,6 +14,7 @@ import type { Database } from './db/client.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { registerOpenApi } from './http/openapi.js';
 import { responseCache } from './http/response-cache.js';
+import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
 import { registerResources } from './resources/index.js';
@@ -52,6 +53,7 @@ export async function buildApp({
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
   app.addHook('onRoute', defaultedQueryOptional);
+  app.addHook('onRoute', documentUnavailable);
   app.addHook('preValidation', rejectNulCharacters);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);

@@ -10,7 +10,7 @@
  */
 import { getTableName } from 'drizzle-orm';
 import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core';
-import { type AppError, BadRequest, Conflict } from '../errors.js';
+import { type AppError, BadRequest, Conflict, ServiceUnavailable } from '../errors.js';
 import { PG_CHECK_VIOLATION, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, sqlState } from './errors.js';
 import * as tables from './tables.js';
 
@@ -70,8 +70,39 @@ export function stillReferenced(error: unknown): Conflict | undefined {
   return new Conflict(`still referenced from ${from}; delete those first`, {}, { cause: error });
 }
 
-/** The catalogue error a constraint violation stands for, or undefined for any other error. */
-export function constraintError(error: unknown): AppError | undefined {
+/**
+ * Signs that the database cannot be reached right now (not that a query was wrong): SQLSTATE
+ * class 08 (connection exception), 57P01–57P03 (shut down, crash, starting up), and the socket
+ * errors of a refused or dropped connection.
+ */
+const UNREACHABLE = /^(08...|57P0[1-3]|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND)$/;
+
+/** Seconds a client is asked to wait before retrying while the database is unreachable. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/** Whether `error` says the database is unreachable (see UNREACHABLE). */
+export function databaseUnreachable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && UNREACHABLE.test(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * The catalogue error a database error stands for — a constraint violation, or the database
+ * being unreachable (503 with `retry_after`) — or undefined for any other error.
+ */
+export function databaseError(error: unknown): AppError | undefined {
+  if (databaseUnreachable(error)) {
+    return new ServiceUnavailable(
+      'the database is unavailable; try again shortly',
+      { retry_after: RETRY_AFTER_SECONDS },
+      { cause: error },
+    );
+  }
   const state = sqlState(error);
   const constraint = field(error, 'constraint') ?? '';
   if (state === PG_UNIQUE_VIOLATION) {

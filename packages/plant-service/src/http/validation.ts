@@ -115,7 +115,8 @@ export function describeValidationError(
     path.push(String(params.additionalProperty));
     message = 'is not a known field';
   } else if (error.keyword === 'enum') {
-    message = `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    // null, where allowed, is part of the type; the list names the words.
+    message = `must be one of: ${(params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`;
   } else if (error.keyword === 'type' && Array.isArray(params.type)) {
     message = `must be ${(params.type as string[]).join(' or ')}`;
   }
