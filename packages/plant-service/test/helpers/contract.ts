@@ -24,12 +24,14 @@ export const VIOLATION_HEADER = 'x-contract-violation';
 interface OpenApiResponse {
   content?: Record<string, { schema?: object }>;
 }
-interface OpenApiOperation {
+export interface OpenApiOperation {
   responses?: Record<string, OpenApiResponse>;
 }
-interface Document {
+export interface OpenApiDocument {
   paths: Record<string, Record<string, OpenApiOperation>>;
+  components?: { schemas?: Record<string, unknown> };
 }
+type Document = OpenApiDocument;
 
 export interface Contract {
   /** The violation of one response, or undefined when it keeps the contract. */
