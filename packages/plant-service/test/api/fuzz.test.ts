@@ -68,8 +68,10 @@ describe(`fuzzing every operation from the OpenAPI document (${backend})`, () =>
           what,
         );
         counts[res.statusCode] = (counts[res.statusCode] ?? 0) + 1;
-        expect(res.statusCode, `${what} → ${res.body.slice(0, 300)}`).toBeLessThan(500);
-        if (res.statusCode >= 400) {
+        // This app has no OIDC provider configured: its login routes answer their documented 503.
+        const unconfigured = res.statusCode === 503 && request.url.startsWith('/auth/oidc/');
+        if (!unconfigured) expect(res.statusCode, `${what} → ${res.body.slice(0, 300)}`).toBeLessThan(500);
+        if (res.statusCode >= 400 && request.method !== 'HEAD') {
           const error = res.json() as { error: string; field?: string };
           expect(error.error.length).toBeGreaterThan(0);
           if (error.field !== undefined) expect(error.error).toContain(error.field);
