@@ -40,7 +40,7 @@ beforeAll(async () => {
   refs = [family, a, b, cultivar, supplier].flatMap((r) => [r.id, r.slug]).concat(companion.id);
   document = YAML.parse((await t.app.inject({ url: '/api/openapi.yaml' })).body);
   image = await png(16, 16);
-});
+}, 180_000);
 afterAll(() => t.close());
 
 function withinDeadline<T>(promise: Promise<T>, what: string): Promise<T> {
