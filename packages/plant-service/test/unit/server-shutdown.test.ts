@@ -34,7 +34,9 @@ function listening(process: ChildProcess): Promise<string> {
 }
 
 describe('SIGTERM', () => {
-  it('answers the request sent with the signal, releases the database and exits 0', { timeout: 180_000 }, async () => {
+  it('answers the request sent with the signal, releases the database and exits 0', {
+    timeout: 180_000,
+  }, async () => {
     const { DATABASE_URL: _url, ...env } = process.env;
     child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: PACKAGE_DIR,
