@@ -84,7 +84,9 @@ describe('GET /api/v1/export', () => {
     expect(res.body).not.toMatch(/"(id|family_id|species_id|created_at|updated_at|primary_image_key)"/);
   });
 
-  it('round trip: export → import into an empty database → export again gives the same bytes', async () => {
+  it('round trip: export → import into an empty database → export again gives the same bytes', {
+    timeout: 120_000,
+  }, async () => {
     const first = await get(t);
     const file = path.join(dir, 'dump.ndjson');
     await writeFile(file, first.rawPayload);
