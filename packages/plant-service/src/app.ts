@@ -18,8 +18,9 @@ import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { responseCache } from './http/response-cache.js';
+import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
-import { createValidatorCompiler } from './http/validation.js';
+import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
 import { DeletedBody, ErrorBody } from './schema/types.js';
@@ -60,6 +61,9 @@ export async function buildApp({
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
+  app.addHook('onRoute', defaultedQueryOptional);
+  app.addHook('onRoute', documentUnavailable);
+  app.addHook('preValidation', rejectNulCharacters);
   echoRequestId(app);
   if (startingUp) {
     app.addHook('onRequest', async (request, reply) => {

@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../config.js';
 import { openPglite, openPostgres } from '../db/client.js';
+import { DirectoryLocked } from '../db/directory-lock.js';
 import { migrate } from '../db/migrate.js';
 
 try {
@@ -13,6 +14,6 @@ try {
   await database.close();
   console.log(`migrations applied (${database.kind})`);
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DirectoryLocked ? error.message : error);
   process.exit(1);
 }

@@ -17,6 +17,7 @@ import {
   type FileFormat,
 } from '../dataset/write.js';
 import { type Database, openPglite, openPostgres } from '../db/client.js';
+import { DirectoryLocked } from '../db/directory-lock.js';
 import { migrate } from '../db/migrate.js';
 
 const USAGE = `Usage: npm run plants -- <command>
@@ -129,6 +130,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof ConfigError) {
       console.error(error.message);
       return 2;
+    }
+    if (error instanceof DirectoryLocked) {
+      console.error(error.message);
+      return 1;
     }
     console.error(error);
     return 1;

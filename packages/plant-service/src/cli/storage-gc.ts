@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { openPglite, openPostgres } from '../db/client.js';
+import { DirectoryLocked } from '../db/directory-lock.js';
 import { sweepOrphans } from '../resources/images/orphan-sweep.js';
 import { createObjectStore } from '../storage/create-store.js';
 
@@ -32,6 +33,6 @@ try {
     await database.close();
   }
 } catch (error) {
-  console.error(error instanceof ConfigError ? error.message : error);
+  console.error(error instanceof ConfigError || error instanceof DirectoryLocked ? error.message : error);
   process.exit(1);
 }

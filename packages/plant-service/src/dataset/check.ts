@@ -74,7 +74,10 @@ function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
         );
         break;
       case 'enum':
-        at(field, `must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}`);
+        at(
+          field,
+          `must be one of: ${(error.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`,
+        );
         break;
       case 'pattern':
         at(

@@ -65,8 +65,14 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
     };
     client.on('error', lost);
     client.on('end', () => lost());
-    await client.connect();
-    await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      // A connection that failed to LISTEN is closed here, or every retry would leave one open.
+      await client.end().catch(() => {});
+      throw error;
+    }
     listener = client;
     // Anything may have changed while we were not listening.
     version++;

@@ -8,6 +8,7 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { lockDirectory } from './directory-lock.js';
 import * as tables from './tables.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -52,22 +53,33 @@ export async function newPglite(options: PGliteOptions = {}): Promise<PGlite> {
   return new PGlite({ ...options, extensions: { ...options.extensions, pg_trgm } });
 }
 
-/** Opens PGlite in `dataDir` (created if missing), or wraps an already open instance. */
+/**
+ * Opens PGlite in `dataDir` (created if missing), or wraps an already open instance. A directory
+ * is held by one process at a time (db/directory-lock.ts): a second opener fails at once.
+ */
 export async function openPglite(source: { dataDir: string } | { instance: PGlite }): Promise<Database> {
   // Imported only when used: PGlite costs ~40 MB of memory just to load.
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   let client: PGlite;
+  let unlock = async () => {};
   if ('instance' in source) {
     client = source.instance;
   } else {
     await mkdir(source.dataDir, { recursive: true });
+    unlock = await lockDirectory(source.dataDir);
     client = await newPglite({ dataDir: source.dataDir });
   }
-  await client.waitReady;
+  await client.waitReady.catch(async (error: unknown) => {
+    await unlock();
+    throw error;
+  });
   return {
     db: drizzlePglite({ client, schema: tables }) as unknown as Db,
     kind: 'pglite',
     // An unclosed PGlite keeps Node from exiting.
-    close: () => (client.closed ? Promise.resolve() : client.close()),
+    close: async () => {
+      if (!client.closed) await client.close();
+      await unlock();
+    },
   };
 }

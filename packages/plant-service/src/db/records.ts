@@ -4,8 +4,10 @@
  */
 import { eq, getTableColumns, getTableName, like, or, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
+import { NotFound } from '../errors.js';
 import { isUuid } from '../lib/slug.js';
 import type { Executor } from './client.js';
+import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 
 export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
@@ -116,26 +118,45 @@ export async function insertWithSlug<T>(
     } catch (error) {
       const slugRace =
         sqlState(error) === PG_UNIQUE_VIOLATION && violatedConstraint(error)?.endsWith('slug_unique');
+      // After a few lost races the unique violation goes up, where it becomes a 409.
       if (!slugRace || attempt >= 4) throw error;
     }
   }
 }
 
+/**
+ * Updates the row and returns it. No row changed means another writer deleted it since it was
+ * read: a NotFound, thrown inside the caller's transaction, never an empty answer.
+ */
 export async function updateById<T>(
   ex: Executor,
   table: CatalogueTable,
   id: string,
   values: Record<string, unknown>,
-): Promise<T | undefined> {
+): Promise<T> {
   const rows = await ex
     .update(table)
     .set({ ...values, updated_at: sql`clock_timestamp()` })
     .where(eq(table.id, id))
     .returning(publicColumns(table));
-  return rows[0] as T | undefined;
+  if (rows.length === 0) throw gone(table, id);
+  return rows[0] as T;
 }
 
-export async function deleteById(ex: Executor, table: CatalogueTable, id: string): Promise<boolean> {
-  const rows = await ex.delete(table).where(eq(table.id, id)).returning({ id: table.id });
-  return rows.length > 0;
+/**
+ * Deletes the row; like updateById, a row already gone is a NotFound. A row that others still
+ * point at (a child inserted after the caller's own check) is a 409.
+ */
+export async function deleteById(ex: Executor, table: CatalogueTable, id: string): Promise<void> {
+  let rows: unknown[];
+  try {
+    rows = await ex.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+  } catch (error) {
+    throw stillReferenced(error) ?? error;
+  }
+  if (rows.length === 0) throw gone(table, id);
+}
+
+function gone(table: CatalogueTable, id: string): NotFound {
+  return new NotFound(`${getTableName(table)} ${id} not found (deleted meanwhile)`);
 }

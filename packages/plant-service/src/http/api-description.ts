@@ -47,7 +47,8 @@ API token sent as \`Authorization: Bearer <token>\`.
   cultivars: 409 naming how many. Deleting a species removes its companion relations; deleting a
   cultivar or supplier removes its supplier links. Every write is one transaction.
 - **Companions.** A pair is stored once whichever order it was given in: the same pair again, in either
-  order, is a 409. A species paired with itself or an unknown species id is a 400.
+  order, is a 409 (\`existing_id\` names the stored relation). A species paired with itself or an unknown
+  species id is a 400.
 - **Companion evidence.** Each relation may say how well it is supported in \`evidence\`: \`scientific\`
   (a peer-reviewed study of the pair or its mechanism), \`documented\` (extension services, trials or
   grower reports naming the pair), \`traditional\` (garden lore), or null (not assessed; optional on
@@ -56,10 +57,20 @@ API token sent as \`Authorization: Bearer <token>\`.
   \`evidence\`; \`GET /api/v1/species/{ref}/companions\` by \`relationship\` and \`evidence\`. Filters
   combine with AND; an \`evidence\` filter never matches a relation whose evidence is null; an unknown
   \`species\` slug gives an empty list, an unknown value of \`relationship\` or \`evidence\` is a 400.
+- **Concurrent writes.** The database's constraints decide, not a check before the write: of identical
+  creates sent at once (companion pairs, supplier links) one succeeds and the others get 409; a create
+  whose parent (family, species, supplier) is deleted meanwhile gets 400 naming the field; a delete of a
+  record that gained a child meanwhile gets 409; a PUT or DELETE whose record was deleted meanwhile gets
+  404. A create that loses the race for a slug too often gets 409 (retry it). No write answers an empty 200.
+- **Database unavailable.** While the database cannot be reached, data routes answer 503
+  \`{"error", "retry_after"}\` with \`Retry-After: 1\`, never a 500.
 - **Validation.** Unknown JSON fields, wrong types, malformed uuids, months outside 1–12, ISO weeks
   outside 1–52, negative counts and pH outside 0–14 are 400s naming the field. Unknown query
-  parameters are 400s too. \`page\` < 1, \`per_page\` outside 1–100, \`limit\` outside 1–100 or non-integer
-  values are 400s naming the parameter (no silent clamping). An unknown \`family\` or \`species\` slug in
+  parameters are 400s too. \`page\` outside 1–1,000,000, \`per_page\` outside 1–100, \`limit\` outside
+  1–100, non-integer or non-finite values (\`1e309\`, \`Infinity\`) are 400s naming the parameter (no
+  silent clamping). \`page\`, \`per_page\` and \`limit\` are optional (defaults 1, 25, 20). A NUL character
+  anywhere in a path, query parameter or JSON string (or key) is a 400 naming the field. A path
+  parameter over 500 characters is a 414. An unknown \`family\` or \`species\` slug in
   a list filter gives an empty page.
 - **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
@@ -72,7 +83,8 @@ API token sent as \`Authorization: Bearer <token>\`.
   in the README; default: any signed-in user may write): 403. Deleting families, species, cultivars
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
-- **Unknown routes** answer 404 \`{"error"}\`.
+- **Unknown routes** answer 404 \`{"error"}\`. CORS preflights (\`OPTIONS\`) are answered 204 and are not
+  operations of this document.
 - **Request ids.** Every response carries \`X-Request-Id\`: the request's own when it is 1–128 letters,
   digits or \`-_.:\`, else a random UUID; the service's log lines for the request carry it too.
 - **Compression.** JSON, NDJSON and YAML bodies of 1 KiB or more are sent br- or gzip-encoded (br
@@ -143,7 +155,9 @@ API token sent as \`Authorization: Bearer <token>\`.
   nonce and code verifier stay on the server for 10 minutes; the state is also put in cookie
   \`oidc_login\` (HttpOnly, SameSite=Lax, Path=/auth/oidc/callback), so only the browser that started
   a login can finish it, and it is used once. \`return_to\` must be a path on this service (not
-  \`//host\`, not an absolute URL, not \`/auth/oidc/...\`): 400 otherwise.
+  \`//host\`, not an absolute URL, not \`/auth/oidc/...\`): 400 otherwise. It is judged after
+  normalisation: dot segments (\`/.//host\`, \`/..//host\`, \`/%2e//host\`, \`/x/..//host\`), encoded
+  slashes (\`/%2f%2fhost\`) and backslashes, raw or encoded, that could lead to another host are 400s.
 - **Callback failures** never create a session: missing \`state\` or \`code\`, or a state that is unknown,
   expired, already used or not this browser's → 400; the provider's \`error\`, a failed code exchange
   (used or tampered code, PKCE, nonce, \`iss\` or ID token check) or no email address → 401.
@@ -187,7 +201,8 @@ API token sent as \`Authorization: Bearer <token>\`.
 ## Images (files in object storage, environment variables in the README)
 - **Upload form.** \`multipart/form-data\`; the text fields first and \`file\` last (its bytes stream to
   storage as they arrive). A field after the file, a second file, a file under another name, a repeated
-  or unknown field: 400 naming it. An empty optional field counts as absent.
+  or unknown field: 400 naming it. An empty optional field counts as absent. A form that cannot be
+  parsed (no boundary, truncated, broken part headers): 400.
 - **File checks.** The type comes from the file's bytes, never from its declared type or name: JPEG, PNG
   (also animated) or WebP, else 415. Over \`IMAGE_MAX_BYTES\` (default 10 MiB): 413, while streaming; the
   rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before

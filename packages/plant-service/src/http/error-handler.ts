@@ -1,17 +1,23 @@
 /**
  * The one place errors become HTTP responses: `{ error: "..." }` plus optional client-safe
- * details. Catalogue errors keep their status; Fastify's own client errors (bad JSON, body too
+ * details. Catalogue errors keep their status; constraint violations and an unreachable
+ * database become catalogue errors (db/constraints.ts); Fastify's own client errors (bad JSON, body too
  * large, wrong content type) keep theirs; anything else is a 500 that logs the cause and never
  * shows it.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { databaseError } from '../db/constraints.js';
 import { AppError } from '../errors.js';
 import { describeValidationError } from './validation.js';
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.code(error.status).send({ error: error.message, ...error.details });
+    const known = error instanceof AppError ? error : databaseError(error);
+    if (known) {
+      const retryAfter = known.details.retry_after;
+      if (known.status === 503 && typeof retryAfter === 'number')
+        reply.header('retry-after', String(retryAfter));
+      return reply.code(known.status).send({ error: known.message, ...known.details });
     }
     if (error.validation) {
       const {

@@ -55,16 +55,38 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}`,
     },
   });
+  // swagger-ui hides its routes; its page is an endpoint of this service, so the document lists it.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/api/docs' && route.method === 'GET') route.schema = DOCS_PAGE_SCHEMA;
+  });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     uiConfig: { url: '/api/openapi.yaml', validatorUrl: null, deepLinking: true },
   });
   let yaml: string | undefined;
-  app.get('/api/openapi.yaml', { schema: { hide: true } }, (_request, reply) => {
+  app.get('/api/openapi.yaml', { schema: DOCUMENT_SCHEMA }, (_request, reply) => {
     yaml ??= openApiYaml(app);
     return reply.type('application/yaml; charset=utf-8').send(yaml);
   });
 }
+
+const DOCUMENT_SCHEMA = {
+  tags: ['documentation'],
+  summary: 'This OpenAPI document',
+  description: 'OpenAPI 3.1, as YAML with sorted keys; the same text as the committed openapi.yaml.',
+  response: {
+    200: { description: 'The document.', content: { 'application/yaml': { schema: { type: 'string' } } } },
+  },
+};
+
+const DOCS_PAGE_SCHEMA = {
+  tags: ['documentation'],
+  summary: 'Interactive API documentation',
+  description: 'The swagger-ui page for this document; its scripts and styles are served under /api/docs/.',
+  response: {
+    200: { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } },
+  },
+};
 
 /** The OpenAPI document as YAML with sorted keys, so diffs of the committed copy are readable. */
 export function openApiYaml(app: FastifyInstance): string {

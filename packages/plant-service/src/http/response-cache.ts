@@ -36,6 +36,11 @@ const MAX_ENTRY_BYTES = 1024 * 1024;
 /** Methods that change data; OPTIONS (CORS preflight) and HEAD do not. */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+const NOT_MODIFIED = {
+  type: 'null',
+  description: 'Not modified: the ETag sent in If-None-Match is current (the response cache is on).',
+};
+
 export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: AppMetrics }>(
   async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
     const cache =
@@ -43,6 +48,13 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
         ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length * 2 + 200 })
         : undefined;
     if (cache) metrics.cache.size(() => cache.calculatedSize);
+
+    // A cached route answers a current If-None-Match with 304; its document says so.
+    app.addHook('onRoute', (route) => {
+      const response = route.schema?.response as Record<string, unknown> | undefined;
+      if (!(route.config as { cache?: boolean } | undefined)?.cache || !response) return;
+      route.schema = { ...route.schema, response: { ...response, 304: NOT_MODIFIED } };
+    });
 
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;

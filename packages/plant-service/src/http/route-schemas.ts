@@ -1,4 +1,5 @@
 /** Pieces every route schema shares: error responses and the security requirement (session or token). */
+import type { RouteOptions } from 'fastify';
 import { Type } from 'typebox';
 import { DeletedBody, ErrorBody, Ref } from '../schema/types.js';
 
@@ -10,7 +11,7 @@ const DESCRIPTIONS: Record<number, string> = {
   409: 'Conflicts with existing data; `error` says how.',
   413: 'Request body larger than allowed.',
   415: 'Unsupported content type.',
-  503: 'Not available right now.',
+  503: 'Not available right now (the database or the image store cannot be reached); retry after `Retry-After` seconds.',
 };
 
 export function errors(...statuses: number[]) {
@@ -28,3 +29,15 @@ export const sessionSecurity: Record<string, string[]>[] = [{ session: [] }, { b
 export const Deleted = Ref(DeletedBody);
 
 export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+/**
+ * Every route that answers errors can meet an unreachable database or store: each documents the
+ * 503, added here as routes are declared rather than by hand on each.
+ */
+export function documentUnavailable(route: RouteOptions): void {
+  const response = route.schema?.response as Record<string, unknown> | undefined;
+  if (!response || route.schema?.hide || '503' in response) return;
+  // The documentation routes serve what is in memory.
+  if ((route.schema?.tags as string[] | undefined)?.includes('documentation')) return;
+  route.schema = { ...route.schema, response: { ...response, ...errors(503) } };
+}

@@ -4,7 +4,8 @@
  */
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type { FastifyRequest, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
+import { BadRequest } from '../errors.js';
 
 // ajv-formats is CommonJS; its `default` property is the plugin under both TS and Node's ESM loader.
 const addFormats = addFormatsModule.default;
@@ -37,6 +38,60 @@ export function createValidatorCompiler(
   };
 }
 
+/**
+ * A query parameter with a default is optional: the validator fills the default in, so it is not
+ * listed as required — neither to the validator nor in the OpenAPI document, where a generated
+ * client would otherwise have to send it. Runs on every route as it is declared.
+ */
+export function defaultedQueryOptional(route: RouteOptions): void {
+  const query = route.schema?.querystring as
+    | { required?: string[]; properties?: Record<string, { default?: unknown }> }
+    | undefined;
+  if (!query?.required || !query.properties) return;
+  const properties = query.properties;
+  route.schema = {
+    ...route.schema,
+    querystring: {
+      ...query,
+      required: query.required.filter((name) => properties[name]?.default === undefined),
+    },
+  };
+}
+
+/**
+ * No text a client sends may carry a NUL character: PostgreSQL cannot store one in text, and no
+ * name, slug or filter needs one. Checked for path, query and JSON body before the schemas, on
+ * every route; the 400 names the field.
+ */
+export async function rejectNulCharacters(request: FastifyRequest): Promise<void> {
+  for (const [where, value] of [
+    ['path', request.params],
+    ['query', request.query],
+    ['body', request.body],
+  ] as const) {
+    const field = nulField(value, []);
+    if (field !== undefined) {
+      const name = field || where;
+      throw new BadRequest(`${name}: must not contain a NUL character`, {
+        ...(field ? { field } : {}),
+        in: where,
+      });
+    }
+  }
+}
+
+/** The dotted path of the first string (or key) holding a NUL, '' for the value itself. */
+function nulField(value: unknown, path: string[]): string | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : undefined;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (key.includes('\0')) return [...path, key.replaceAll('\0', '\\0')].join('.');
+    const found = nulField(item, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
 const PART_NAMES: Record<string, string> = { body: 'body', querystring: 'query', params: 'path' };
 
 /** Turns the first ajv error into a message that names the field, e.g. `ph_min: must be <= 14`. */
@@ -60,7 +115,8 @@ export function describeValidationError(
     path.push(String(params.additionalProperty));
     message = 'is not a known field';
   } else if (error.keyword === 'enum') {
-    message = `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    // null, where allowed, is part of the type; the list names the words.
+    message = `must be one of: ${(params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`;
   } else if (error.keyword === 'type' && Array.isArray(params.type)) {
     message = `must be ${(params.type as string[]).join(' or ')}`;
   }

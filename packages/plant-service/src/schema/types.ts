@@ -1,13 +1,19 @@
 import { type Static, type TSchema, type TUnsafe, Type } from 'typebox';
 
 /** A value of `T` or null, written as a JSON Schema type array (OpenAPI 3.1 style) so the
- * serializer handles it natively instead of trying anyOf branches. */
+ * serializer handles it natively instead of trying anyOf branches. A vocabulary (`enum`) lists
+ * null among its values too, or a validator would still reject the null the type allows. */
 export type TNullable<T extends TSchema> = TUnsafe<Static<T> | null>;
 
 export function Nullable<T extends TSchema>(schema: T): TNullable<T> {
   const { type, ...rest } = schema as unknown as { type: string } & Record<string, unknown>;
   if (typeof type !== 'string') throw new Error('Nullable() needs a schema with a single type');
-  return Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] });
+  const values = rest.enum;
+  return Type.Unsafe<Static<T> | null>({
+    ...rest,
+    type: [type, 'null'],
+    ...(Array.isArray(values) ? { enum: [...values, null] } : {}),
+  });
 }
 
 /** A reference to a shared schema (registered with `app.addSchema`) that keeps its static type. */
@@ -33,7 +39,13 @@ export const ErrorBody = Type.Object(
 export const DeletedBody = Type.Object({ deleted: Type.Boolean() }, { $id: 'Deleted' });
 
 export const Paging = {
-  page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, 1-based.' }),
+  // Bounded, so that no page number (1e20, Infinity) makes an offset the database cannot hold.
+  page: Type.Integer({
+    minimum: 1,
+    maximum: 1_000_000,
+    default: 1,
+    description: 'Page number, 1-based (at most 1,000,000).',
+  }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 25, description: 'Records per page (1–100).' }),
   search: Type.Optional(
     Type.String({ minLength: 1, maxLength: 200, description: 'Full-text query, as in /api/v1/search.' }),

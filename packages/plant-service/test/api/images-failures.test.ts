@@ -81,11 +81,12 @@ describe('an upload whose object write fails', () => {
 });
 
 describe('an upload whose record write fails', () => {
-  it('answers 500 and deletes the object again', async () => {
+  it('answers 503 with Retry-After and deletes the object again', async () => {
     failing.transactions = true;
     const res = await upload(fields(), photo);
-    expect(res.statusCode, res.body).toBe(500);
-    expect(res.json()).toEqual({ error: 'internal server error' });
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    expect(res.json()).toEqual({ error: 'the database is unavailable; try again shortly', retry_after: 1 });
     failing.transactions = false;
     expect(await records()).toEqual([]);
     expect(await storedKeys(store)).toEqual([]);
@@ -100,7 +101,7 @@ describe('a crash between object and record', () => {
     // The record write fails and so does the clean-up: what a crash between the two leaves.
     failing.transactions = true;
     store.fail.delete = true;
-    expect((await upload(fields(), photo)).statusCode).toBe(500);
+    expect((await upload(fields(), photo)).statusCode).toBe(503);
     failing.transactions = false;
     store.fail.delete = false;
     const orphans = (await storedKeys(store)).filter(

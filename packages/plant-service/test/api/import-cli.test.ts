@@ -54,7 +54,8 @@ function plants(...args: string[]): Promise<{ code: number; stdout: string; stde
   });
 }
 
-describe('npm run plants', () => {
+// Each command is a new process that starts tsx and opens the database: slow on a loaded machine.
+describe('npm run plants', { timeout: 120_000 }, () => {
   it('import: refuses bad input with every problem on stderr and exit code 1', async () => {
     await writeFile(
       path.join(dir, 'families.jsonl'),

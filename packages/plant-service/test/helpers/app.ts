@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
 import type { ObjectStore } from '../../src/storage/object-store.js';
+import { type Contract, checkResponses, contractOf, VIOLATION_HEADER } from './contract.js';
 import { testDatabase } from './database.js';
 import { signIn } from './sessions.js';
 
@@ -35,8 +36,12 @@ export async function createTestApp(
     ...(options.store ? { store: options.store } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  let contract: Contract | undefined;
+  const violations = new Set<string>();
+  checkResponses(app, () => contract, violations);
   await app.ready();
-  sendOriginByDefault(app, config.auth.publicUrl);
+  contract = contractOf((await app.inject({ method: 'GET', url: '/api/openapi.yaml' })).body);
+  sendOriginByDefault(app, config.auth.publicUrl, violations);
   return {
     app,
     database,
@@ -45,20 +50,33 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await database.close();
+      // Responses to real HTTP clients, whose callers never saw the violation header.
+      if (violations.size > 0)
+        throw new Error(`responses broke the OpenAPI contract:\n${[...violations].join('\n')}`);
     },
   };
 }
 
 /**
+ * Every injected request's response is checked against the served OpenAPI document
+ * (helpers/contract.ts): a violation rejects the request's promise, failing the test that sent it.
  * Injected requests stand for a browser on PUBLIC_URL: like a browser on a write, they carry
  * `Origin: PUBLIC_URL` unless the test sets its own, so cookie-authenticated writes pass the
  * CSRF origin check (issue 3; its own tests are in auth-*.test.ts).
  */
-function sendOriginByDefault(app: FastifyInstance, origin: string): void {
+function sendOriginByDefault(app: FastifyInstance, origin: string, violations: Set<string>): void {
   const inject = app.inject.bind(app);
   app.inject = ((options?: InjectOptions | string) => {
     if (options === undefined) return inject();
     const o = typeof options === 'string' ? { url: options } : options;
-    return inject({ ...o, headers: { origin, ...o.headers } });
+    return inject({ ...o, headers: { origin, ...o.headers } }).then((response) => {
+      const violation = response.headers[VIOLATION_HEADER];
+      if (typeof violation === 'string') {
+        const message = decodeURIComponent(violation);
+        violations.delete(message);
+        throw new Error(`OpenAPI contract: ${message}`);
+      }
+      return response;
+    });
   }) as FastifyInstance['inject'];
 }

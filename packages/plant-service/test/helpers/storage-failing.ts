@@ -65,7 +65,11 @@ export function failingDatabase(database: Database) {
       if (property === 'transaction') {
         return (...args: unknown[]) =>
           failing.transactions
-            ? Promise.reject(new Error('simulated: connection to the database lost'))
+            ? Promise.reject(
+                Object.assign(new Error('simulated: connection to the database lost'), {
+                  code: 'ECONNRESET',
+                }),
+              )
             : (value as (...a: unknown[]) => unknown).apply(target, args);
       }
       return typeof value === 'function' ? value.bind(target) : value;

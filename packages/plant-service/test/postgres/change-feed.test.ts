@@ -2,7 +2,8 @@
  * Two service instances on one PostgreSQL database: a write on one invalidates the other's
  * response cache through LISTEN/NOTIFY.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { type ChangeFeed, postgresChangeFeed } from '../../src/db/change-feed.js';
@@ -81,5 +82,31 @@ describe('change feed across instances', () => {
 
   it('reports itself live once listening', () => {
     expect(feeds.every((f) => f.live)).toBe(true);
+  });
+});
+
+describe('a LISTEN that fails after connecting', () => {
+  it('closes that connection before it retries', async () => {
+    const query = pg.Client.prototype.query;
+    const listenFailed = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+      this: pg.Client,
+      ...args: unknown[]
+    ) {
+      if (typeof args[0] === 'string' && args[0].startsWith('LISTEN')) {
+        return Promise.reject(new Error('simulated: LISTEN refused')) as never;
+      }
+      return (query as (...a: unknown[]) => unknown).apply(this, args) as never;
+    });
+    const ended = vi.spyOn(pg.Client.prototype, 'end');
+    try {
+      const feed = await postgresChangeFeed(a.database.url as string, silent);
+      expect(feed.live).toBe(false);
+      // The connection that could not LISTEN was ended, not left open.
+      expect(ended).toHaveBeenCalledTimes(1);
+      await feed.close();
+    } finally {
+      listenFailed.mockRestore();
+      ended.mockRestore();
+    }
   });
 });

@@ -31,6 +31,17 @@ describe('parseReturnTo', () => {
     '/new\nline',
     '/auth/oidc/login',
     `/${'x'.repeat(2000)}`,
+    // Dot segments and encodings that normalise into `//host`.
+    '/.//evil.example',
+    '/..//evil.example',
+    '/%2e//evil.example',
+    '/%2E%2E//evil.example',
+    '/x/..//evil.example/path',
+    '/././/evil.example',
+    '/%2f%2fevil.example',
+    '/%2F/evil.example',
+    '/%5cevil.example',
+    '/x/%5c%5cevil.example',
   ])('refuses %j', (value) => {
     expect(() => parseReturnTo(value)).toThrow(BadRequest);
   });

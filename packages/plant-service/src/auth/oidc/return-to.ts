@@ -20,8 +20,25 @@ export function parseReturnTo(value: string | undefined): string {
   }
   const url = new URL(value, BASE);
   if (url.origin !== BASE) throw refuse('must be a path on this service');
+  // Dot segments (`/.//host`, `/..//host`, `/%2e//host`, `/x/..//host`) can normalise into a
+  // network-path reference; so can encoded slashes and backslashes to a parser that decodes them.
+  if (networkPath(url.pathname) || networkPath(decoded(url.pathname))) {
+    throw refuse('must be a path on this service (it normalises to another host)');
+  }
   if (url.pathname.startsWith('/auth/oidc/')) throw refuse('must not point at the login routes');
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+function networkPath(path: string): boolean {
+  return /^[/\\]{2}/.test(path) || path.includes('\\');
+}
+
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
 }
 
 function unsafeChar(c: string): boolean {

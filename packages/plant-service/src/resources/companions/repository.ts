@@ -1,4 +1,4 @@
-import { aliasedTable, and, asc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { companions, species } from '../../db/tables.js';
 import type {
@@ -71,10 +71,6 @@ export const companionRepository = {
       )
       .orderBy(asc(companions.created_at), asc(companions.id));
   },
-  async existingSpecies(ex: Executor, ids: string[]): Promise<Set<string>> {
-    const rows = await ex.select({ id: species.id }).from(species).where(inArray(species.id, ids));
-    return new Set(rows.map((r) => r.id));
-  },
   /** The relation between the two species, in either order. */
   async findPair(ex: Executor, x: string, y: string): Promise<{ id: string } | undefined> {
     const rows = await ex
@@ -87,9 +83,13 @@ export const companionRepository = {
       .limit(1);
     return rows[0];
   },
-  async insert(ex: Executor, values: typeof companions.$inferInsert): Promise<CompanionRelationship> {
-    const rows = await ex.insert(companions).values(values).returning(relationColumns);
-    return rows[0] as CompanionRelationship;
+  /** Inserts the relation, or nothing when the pair is already stored (in either order). */
+  async insertUnlessPaired(
+    ex: Executor,
+    values: typeof companions.$inferInsert,
+  ): Promise<CompanionRelationship | undefined> {
+    const rows = await ex.insert(companions).values(values).onConflictDoNothing().returning(relationColumns);
+    return rows[0];
   },
   async delete(ex: Executor, id: string): Promise<boolean> {
     const rows = await ex.delete(companions).where(eq(companions.id, id)).returning({ id: companions.id });

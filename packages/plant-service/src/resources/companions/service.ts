@@ -25,21 +25,15 @@ export function companionService({ db }: Database) {
           field: 'species_b_id',
         });
       }
+      // No check before the insert: an unknown species is the foreign key's 400, and a pair
+      // stored meanwhile by a concurrent request is found after the insert did nothing.
       return db.transaction(async (tx) => {
-        const known = await repo.existingSpecies(tx, [a, b]);
-        for (const [field, id] of [
-          ['species_a_id', a],
-          ['species_b_id', b],
-        ] as const) {
-          if (!known.has(id)) throw new BadRequest(`${field}: no species with id ${id}`, { field });
-        }
+        const created = await repo.insertUnlessPaired(tx, { ...input, species_a_id: a, species_b_id: b });
+        if (created) return created;
         const existing = await repo.findPair(tx, a, b);
-        if (existing) {
-          throw new Conflict(`these species already have a companion relation (${existing.id})`, {
-            existing_id: existing.id,
-          });
-        }
-        return repo.insert(tx, { ...input, species_a_id: a, species_b_id: b });
+        throw new Conflict(`these species already have a companion relation (${existing?.id})`, {
+          existing_id: existing?.id,
+        });
       });
     },
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
-import { cultivarSuppliers, cultivars, species, suppliers } from '../../db/tables.js';
+import { cultivarSuppliers, cultivars, species } from '../../db/tables.js';
 import { matches, rankBy } from '../search/tsquery.js';
 import type { Cultivar, CultivarListQuery, CultivarSupplier } from './schemas.js';
 
@@ -54,16 +54,7 @@ export const cultivarSupplierRepository = {
       .returning(linkColumns);
     return rows[0] as CultivarSupplier;
   },
-  async exists(ex: Executor, cultivarId: string, supplierId: string): Promise<boolean> {
-    const rows = await ex
-      .select({ id: cultivarSuppliers.id })
-      .from(cultivarSuppliers)
-      .where(
-        and(eq(cultivarSuppliers.cultivar_id, cultivarId), eq(cultivarSuppliers.supplier_id, supplierId)),
-      )
-      .limit(1);
-    return rows.length > 0;
-  },
+
   async delete(ex: Executor, cultivarId: string, supplierId: string): Promise<boolean> {
     const rows = await ex
       .delete(cultivarSuppliers)
@@ -71,14 +62,6 @@ export const cultivarSupplierRepository = {
         and(eq(cultivarSuppliers.cultivar_id, cultivarId), eq(cultivarSuppliers.supplier_id, supplierId)),
       )
       .returning({ id: cultivarSuppliers.id });
-    return rows.length > 0;
-  },
-  async supplierExists(ex: Executor, supplierId: string): Promise<boolean> {
-    const rows = await ex
-      .select({ id: suppliers.id })
-      .from(suppliers)
-      .where(eq(suppliers.id, supplierId))
-      .limit(1);
     return rows.length > 0;
   },
 };

@@ -1,7 +1,7 @@
 /** Cultivar rules: the species must exist; slug = species slug + name; supplier links. */
 import type { Database, Executor } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
-import { BadRequest, Conflict, NotFound } from '../../errors.js';
+import { BadRequest, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
@@ -46,7 +46,7 @@ export function cultivarService({ db }: Database, images?: EntityImages) {
       return db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
         if (input.species_id !== undefined) await speciesSlugOrThrow(tx, input.species_id);
-        return (await repo.update(tx, found.id, input)) as Cultivar;
+        return repo.update(tx, found.id, input);
       });
     },
 
@@ -68,18 +68,10 @@ export function cultivarService({ db }: Database, images?: EntityImages) {
     },
 
     addSupplier(ref: string, input: CreateCultivarSupplier): Promise<CultivarSupplier> {
+      // An unknown supplier and a link stored twice are the constraints' 400 and 409, so
+      // concurrent requests cannot slip between a check and the insert.
       return db.transaction(async (tx) => {
         const cultivar = await getOrThrow(tx, ref);
-        if (!(await links.supplierExists(tx, input.supplier_id))) {
-          throw new BadRequest(`supplier_id: no supplier with id ${input.supplier_id}`, {
-            field: 'supplier_id',
-          });
-        }
-        if (await links.exists(tx, cultivar.id, input.supplier_id)) {
-          throw new Conflict(
-            `supplier ${input.supplier_id} is already linked to cultivar '${cultivar.slug}'`,
-          );
-        }
         return links.insert(tx, { ...input, cultivar_id: cultivar.id });
       });
     },

@@ -27,7 +27,7 @@ export function familyService({ db }: Database, images?: EntityImages) {
       return db.transaction(async (tx) => {
         const family = await repo.findByRef(tx, ref);
         if (!family) throw new NotFound(`family '${ref}' not found`);
-        return (await repo.update(tx, family.id, input)) as Family;
+        return repo.update(tx, family.id, input);
       });
     },
 

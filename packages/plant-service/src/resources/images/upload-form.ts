@@ -33,7 +33,8 @@ export async function readUploadForm(request: FastifyRequest, maxBytes: number):
   if (!request.isMultipart()) {
     throw new UnsupportedMediaType('unsupported content type: send multipart/form-data');
   }
-  const parts = request.parts({ limits: { ...FORM_LIMITS, fileSize: maxBytes } })[Symbol.asyncIterator]();
+  const iterator = request.parts({ limits: { ...FORM_LIMITS, fileSize: maxBytes } })[Symbol.asyncIterator]();
+  const parts = { next: () => iterator.next().catch((error: unknown) => Promise.reject(malformed(error))) };
   const raw: Record<string, string> = {};
   for (;;) {
     const next = await parts.next();
@@ -80,6 +81,20 @@ export async function readUploadForm(request: FastifyRequest, maxBytes: number):
       },
     };
   }
+}
+
+/**
+ * The parser's own complaints (no boundary, a truncated body, a broken part header) carry no
+ * status: they are the client's malformed form, a 400. Limits keep their 413.
+ */
+export function malformed(error: unknown): unknown {
+  if (typeof (error as { statusCode?: unknown }).statusCode === 'number') return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new BadRequest(
+    `body: not a well-formed multipart form (${reason})`,
+    { in: 'body' },
+    { cause: error },
+  );
 }
 
 /** Validates the text fields; empty optional fields count as absent. */

@@ -66,7 +66,7 @@ export function speciesService({ db }: Database, images?: EntityImages) {
       return db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
         await checkFamily(tx, input.family_id);
-        return (await repo.update(tx, found.id, input)) as Species;
+        return repo.update(tx, found.id, input);
       });
     },
 

@@ -22,7 +22,7 @@ export function supplierService({ db }: Database) {
     update(ref: string, input: UpdateSupplier): Promise<Supplier> {
       return db.transaction(async (tx) => {
         const found = await getOrThrow(tx, ref);
-        return (await updateById<Supplier>(tx, suppliers, found.id, input)) as Supplier;
+        return updateById<Supplier>(tx, suppliers, found.id, input);
       });
     },
     remove(ref: string): Promise<void> {
