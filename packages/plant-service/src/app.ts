@@ -77,7 +77,7 @@ export async function buildApp({
   }
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
-  metrics.install(app, { serve: config.metricsEnabled });
+  metrics.install(app);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);
@@ -85,6 +85,7 @@ export async function buildApp({
   await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
   await registerCompression(app);
   await registerOpenApi(app);
+  if (config.metricsEnabled) metrics.serve(app);
   await app.register(cookie);
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });

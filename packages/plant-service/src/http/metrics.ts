@@ -93,7 +93,7 @@ export function createMetrics(database: Database) {
     },
     resize: (outcome: 'ok' | 'failed') => resizes.inc({ outcome }),
     /** Counts every response (its route template, or `unmatched` for a 404 without a route). */
-    install(app: FastifyInstance, { serve }: { serve: boolean }) {
+    install(app: FastifyInstance) {
       app.addHook('onResponse', async (request, reply) => {
         const route = request.routeOptions.url ?? 'unmatched';
         const labels = { method: request.method, route, status_code: String(reply.statusCode) };
@@ -101,7 +101,9 @@ export function createMetrics(database: Database) {
         duration.observe(labels, reply.elapsedTime / 1000);
         if (route === LOGIN_CALLBACK) logins.inc({ outcome: loginOutcome(reply.statusCode) });
       });
-      if (!serve) return;
+    },
+    /** GET /metrics; registered after the OpenAPI plugin, so the document lists it. */
+    serve(app: FastifyInstance) {
       app.get(
         '/metrics',
         {

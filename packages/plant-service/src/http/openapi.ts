@@ -71,6 +71,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
 }
 
 const DOCUMENT_SCHEMA = {
+  operationId: 'getOpenApiDocument',
   tags: ['documentation'],
   summary: 'This OpenAPI document',
   description: 'OpenAPI 3.1, as YAML with sorted keys; the same text as the committed openapi.yaml.',
@@ -80,6 +81,7 @@ const DOCUMENT_SCHEMA = {
 };
 
 const DOCS_PAGE_SCHEMA = {
+  operationId: 'getApiDocs',
   tags: ['documentation'],
   summary: 'Interactive API documentation',
   description: 'The swagger-ui page for this document; its scripts and styles are served under /api/docs/.',

@@ -6,6 +6,7 @@ export const homeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/',
     {
       schema: {
+        operationId: 'getHome',
         tags: ['documentation'],
         summary: 'Where login and logout land',
         description: 'Redirects to the interactive documentation, /api/docs.',
