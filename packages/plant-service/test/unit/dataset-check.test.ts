@@ -74,7 +74,7 @@ describe('dataset check', () => {
       'species.jsonl:3: harvesting_months: is not a known field',
       'companions.jsonl:1: species_b: must differ from species_a',
       'companions.jsonl:3: relationship: must be one of: beneficial, antagonistic, neutral',
-      'companions.jsonl:3: evidence: must be one of: scientific, documented, traditional, null',
+      'companions.jsonl:3: evidence: must be one of: scientific, documented, traditional',
       'companions.jsonl:3: species_a, species_b: the pair malus-domestica / pyrus-communis (in either order) is already on line 2',
       "companions.jsonl:4: species_b: no species 'sorbus-aucuparia' in the input",
     ]);

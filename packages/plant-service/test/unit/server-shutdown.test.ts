@@ -4,6 +4,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { access, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,8 +34,23 @@ function listening(process: ChildProcess): Promise<string> {
   });
 }
 
+/** Resolves once the process has printed `text` (on stdout, where pino logs). */
+function seen(process: ChildProcess, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    let out = '';
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes(text)) {
+        process.stdout?.off('data', onData);
+        resolve();
+      }
+    };
+    process.stdout?.on('data', onData);
+  });
+}
+
 describe('SIGTERM', () => {
-  it('answers the request sent with the signal, releases the database and exits 0', {
+  it('finishes the request in progress when the signal comes, releases the database and exits 0', {
     timeout: 180_000,
   }, async () => {
     const { DATABASE_URL: _url, ...env } = process.env;
@@ -46,12 +62,33 @@ describe('SIGTERM', () => {
     const base = await listening(child);
     await access(path.join(dir, 'pglite.lock'));
     const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
-    const inFlight = fetch(`${base}/api/v1/export`);
+    // A request the server is in the middle of when the signal comes: its headers are in (the
+    // server has logged it), its body is not yet complete.
+    const url = new URL('/api/v1/guilds/check', base);
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      request.once('response', (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.once('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      request.once('error', reject);
+    });
+    const requestSeen = seen(child, '"url":"/api/v1/guilds/check"');
+    request.flushHeaders();
+    request.write('{"species":');
+    await requestSeen;
+    const shutdownSeen = seen(child, 'shutting down');
     child.kill('SIGTERM');
-    // Answered either way, never dropped: 200 if it was taken before the close began, else 503.
-    const res = await inFlight;
-    expect([200, 503]).toContain(res.status);
-    await res.text();
+    await shutdownSeen;
+    request.end('["no-such-a","no-such-b"]}');
+    // Finished, not dropped: the handler still reads the database after the signal.
+    const res = await answered;
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ field: 'species[0]' });
     expect(await exited).toBe(0);
     await expect(access(path.join(dir, 'pglite.lock'))).rejects.toThrow();
   });
