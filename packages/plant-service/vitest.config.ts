@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The API suite runs twice: once on PGlite, once on PostgreSQL (issue 2).
+// The API suite runs twice: once on PGlite, once on PostgreSQL.
 export default defineConfig({
   test: {
     testTimeout: 30_000,

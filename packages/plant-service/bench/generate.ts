@@ -1,5 +1,5 @@
 /**
- * Deterministic synthetic dataset for the benchmarks (issue 2): 500 families, 50,000 species,
+ * Deterministic synthetic dataset for the benchmarks: 500 families, 50,000 species,
  * 100,000 cultivars, 2,000 suppliers, 200,000 supplier links and 50,000 companion relations,
  * bulk-inserted with multi-row INSERTs. Seeded, so every run loads the same rows.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:images` (issue 4): GET /img/{key} of one 200 KB JPEG from the service with the
+ * `npm run bench:images`: GET /img/{key} of one 200 KB JPEG from the service with the
  * filesystem backend and with the S3 backend (s3rver, in its own process), against a bare
  * node:http server streaming the same file, all in the same run; autocannon with 50 connections
  * after a warm-up. Target: the filesystem backend at ≥ 60 % of the baseline's req/s. Writes its
@@ -165,7 +165,7 @@ async function main() {
       `| ${name} | ${r.rps.toFixed(0)} | ${mbps(r)} | ${r.p50} | ${r.p99} | ${of} | ${r.errors + r.non2xx} |`;
     const met = filesystem.rps >= TARGET * baseline.rps;
     const body = `
-## Images under /img (issue 4) — \`npm run bench:images\`
+## Images under /img — \`npm run bench:images\`
 
 Run on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; autocannon
 (${connections} connections, ${seconds} s after a 2 s warm-up) on the same machine, each server in its own

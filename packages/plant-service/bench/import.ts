@@ -1,5 +1,5 @@
 /**
- * `npm run bench:import` (issue 5): a 50,000-species import on PostgreSQL, target < 60 s.
+ * `npm run bench:import`: a 50,000-species import on PostgreSQL, target < 60 s.
  *
  * The data is the starter dataset's 80 families and 50,000 species cloned from its 379 real
  * ones (same fields and text lengths, unique names and slugs), written as a dataset directory
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
       resultsFile,
       'bench:import',
       `
-## Bulk import (issue 5) — \`npm run bench:import\`
+## Bulk import — \`npm run bench:import\`
 
 Run on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores (shared with other work), Node ${process.version};
 ${settings}. Data: the starter dataset's 80 families and ${species(SPECIES)} species cloned from its 379 real

@@ -1,5 +1,5 @@
 /**
- * The authentication part of the configuration (spec 5, issue 3): the OIDC provider, the
+ * The authentication part of the configuration: the OIDC provider, the
  * service's public URL, allowed browser origins, role rules, rate limits and the embedded
  * development provider. config.ts spreads `AuthEnv` into its schema and calls
  * `deriveAuthConfig`; every variable is in the root README.

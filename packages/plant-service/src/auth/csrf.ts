@@ -1,5 +1,5 @@
 /**
- * Cross-site request forgery defence for cookie sessions (issue 3): a POST, PUT, PATCH or
+ * Cross-site request forgery defence for cookie sessions: a POST, PUT, PATCH or
  * DELETE that carries the session cookie must come from a trusted origin, PUBLIC_URL or one of
  * CORS_ORIGINS, named by its `Origin` header or, when a browser sent none, its `Referer`.
  * Otherwise 403, before the body is read. SameSite=Lax already keeps the cookie off most

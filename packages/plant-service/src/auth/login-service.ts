@@ -1,5 +1,5 @@
 /**
- * The login rules (spec 5, issue 3): start a login, finish it at the callback (state bound to
+ * The login rules: start a login, finish it at the callback (state bound to
  * the browser and taken once, code exchanged with PKCE, nonce checked, user upserted, roles
  * re-evaluated, session rotated), and log out. Routes only translate HTTP to these calls.
  */

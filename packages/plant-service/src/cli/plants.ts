@@ -1,5 +1,5 @@
 /**
- * `npm run plants -- <command>`: bulk import and export of the plant data (issue 5). Uses the
+ * `npm run plants -- <command>`: bulk import and export of the plant data. Uses the
  * server's configuration: DATABASE_URL, else the embedded database under DATA_DIR (stop the
  * server first: an embedded database has one user at a time).
  */

@@ -1,5 +1,5 @@
 /**
- * Export (issue 5): every record of the six kinds, in dependency order, by slug, deterministic, so
+ * Export: every record of the six kinds, in dependency order, by slug, deterministic, so
  * the same data gives the same bytes on any database: records sorted by their identity in byte
  * order (COLLATE "C", whatever the database's collation), keys in schema order, null fields left
  * out, no ids and no created/updated timestamps (`last_checked_at` of a link is data and is kept).

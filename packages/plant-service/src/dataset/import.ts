@@ -1,5 +1,5 @@
 /**
- * Import (issue 5): read, check, then upsert every kind in dependency order in one transaction.
+ * Import: read, check, then upsert every kind in dependency order in one transaction.
  * Any problem anywhere (a bad field, a duplicate, a reference that neither the input nor the
  * database resolves) refuses the whole input with every problem listed, and nothing is written.
  * Import never deletes: records the input does not mention stay as they are.

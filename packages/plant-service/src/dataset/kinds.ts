@@ -53,7 +53,7 @@ export interface Kind {
   readonly references: readonly Reference[];
   /** The fields that identify a record: its slug, or the pair it links. */
   readonly identity: readonly string[];
-  /** A companion pair is one relation whichever order its species are given in (issue 2). */
+  /** A companion pair is one relation whichever order its species are given in. */
   readonly unordered: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * What is wrong with a dataset: one problem per bad field of a bad record, each with its file and
- * line, so a user can fix every one of them in one pass (issue 5).
+ * line, so a user can fix every one of them in one pass.
  */
 export interface Problem {
   /** The file as the user named it (`-` for standard input). */

@@ -1,5 +1,5 @@
 /**
- * The starter dataset (data/*.jsonl, issue 5): loaded, through the checked import, into an empty
+ * The starter dataset (data/*.jsonl): loaded, through the checked import, into an empty
  * embedded database at first start (DEMO_DATA=false starts empty instead).
  */
 import { fileURLToPath } from 'node:url';

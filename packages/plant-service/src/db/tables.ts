@@ -259,7 +259,7 @@ export const companions = pgTable(
     created_at: createdAt(),
   },
   (t) => [
-    // A pair is stored once, whichever order it was given in (issue 2).
+    // A pair is stored once, whichever order it was given in.
     uniqueIndex('companions_pair_idx').on(
       sql`least(${t.species_a_id}, ${t.species_b_id})`,
       sql`greatest(${t.species_a_id}, ${t.species_b_id})`,
@@ -324,7 +324,7 @@ export const images = pgTable(
   },
   (t) => [
     index('images_entity_idx').on(t.entity_type, t.entity_id, t.created_at),
-    // At most one primary image per entity (issue 4); the service keeps exactly one while any exist.
+    // At most one primary image per entity; the service keeps exactly one while any exist.
     uniqueIndex('images_one_primary_idx').on(t.entity_type, t.entity_id).where(sql`${t.is_primary}`),
     check('images_entity_type', sql`${t.entity_type} in ('family', 'species', 'cultivar')`),
   ],

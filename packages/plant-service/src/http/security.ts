@@ -1,5 +1,5 @@
 /**
- * HTTP hardening (issue 3): security headers (@fastify/helmet), CORS for the trusted browser
+ * HTTP hardening: security headers (@fastify/helmet), CORS for the trusted browser
  * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit) per client
  * address, one budget shared by every /auth/* route and one shared by every write.
  * Registered before any route, since the limits attach to routes as they are declared.

@@ -1,5 +1,5 @@
 /**
- * Slugs (issue 2 decision): lowercase ASCII; umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss),
+ * Slugs: lowercase ASCII; umlauts transliterated (ä→ae, ö→oe, ü→ue, ß→ss),
  * other accents stripped; every run of other characters becomes one hyphen.
  */
 const TRANSLITERATIONS: Record<string, string> = {

@@ -41,7 +41,7 @@ export async function registerResources(
   database: Database,
   storage: ResourceStorage,
 ): Promise<void> {
-  // Deleting a family, species or cultivar removes its images (issue 4).
+  // Deleting a family, species or cultivar removes its images.
   const images = imageService(database, storage.store, { maxBytes: storage.imageMaxBytes, log: app.log });
   await app.register(healthRoutes(database));
   await app.register(homeRoutes);

@@ -73,7 +73,7 @@ export function int<W extends boolean = true>(o: NumOpts<W> & { small?: boolean 
   } satisfies FieldDef;
 }
 
-/** A non-negative count (negative counts are rejected, issue 2). */
+/** A non-negative count (negative counts are rejected). */
 export const count = <W extends boolean = true>(o: Opts<W> = {}) => int<W>({ minimum: 0, ...o });
 
 export function bool<W extends boolean = true>(o: Opts<W> = {}) {

@@ -1,5 +1,5 @@
 /**
- * The object-store interface (issue 4): image bytes live here, their records in the database.
+ * The object-store interface: image bytes live here, their records in the database.
  * Two backends implement it: the filesystem under DATA_DIR/images and S3-compatible storage.
  * Keys are validated by both (storage/keys.ts) before any I/O.
  */

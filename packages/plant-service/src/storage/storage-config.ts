@@ -1,5 +1,5 @@
 /**
- * The image-storage part of the configuration (issue 4): which object store, the S3 settings,
+ * The image-storage part of the configuration: which object store, the S3 settings,
  * the upload size limit and the orphan sweep. config.ts spreads `StorageEnv` into its schema and
  * calls `deriveStorageConfig`; every variable is in the root README.
  */

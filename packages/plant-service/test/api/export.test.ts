@@ -1,5 +1,5 @@
 /**
- * GET /api/v1/export (issue 5): the whole database as NDJSON, deterministic, with an ETag; and the
+ * GET /api/v1/export: the whole database as NDJSON, deterministic, with an ETag; and the
  * round trip export → import into an empty database → export, byte for byte.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Nothing lost, nothing orphaned (issue 4): a failed object write leaves no record, a failed
+ * Nothing lost, nothing orphaned: a failed object write leaves no record, a failed
  * record write leaves no object, and a crash in between leaves an orphan that the sweep removes.
  */
 import { randomUUID } from 'node:crypto';

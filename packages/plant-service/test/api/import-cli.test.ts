@@ -1,5 +1,5 @@
 /**
- * `npm run plants -- import|export` as a user runs it (issue 5): a separate process configured like
+ * `npm run plants -- import|export` as a user runs it: a separate process configured like
  * the server, through DATABASE_URL (PostgreSQL project) or DATA_DIR (PGlite project).
  */
 import { execFile } from 'node:child_process';

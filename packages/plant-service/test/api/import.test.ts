@@ -1,5 +1,5 @@
 /**
- * Import (issue 5): upsert by slug (links by cultivar + supplier, companions by their unordered
+ * Import: upsert by slug (links by cultivar + supplier, companions by their unordered
  * pair), one transaction, references into the database, and on bad input every problem listed
  * and nothing changed.
  */

@@ -60,7 +60,7 @@ const list = async (query: string) => {
 const names = async (query: string) => (await list(query)).data.map((s) => s.name_scientific);
 
 describe('species records', () => {
-  it('returns every field of spec 2.2, null when unknown, with exact JSON types', async () => {
+  it('returns every species field, null when unknown, with exact JSON types', async () => {
     const res = await post({
       family_id: fabaceae.id,
       name_scientific: 'Vicia faba',

@@ -62,7 +62,7 @@ export async function createTestApp(
  * (helpers/contract.ts): a violation rejects the request's promise, failing the test that sent it.
  * Injected requests stand for a browser on PUBLIC_URL: like a browser on a write, they carry
  * `Origin: PUBLIC_URL` unless the test sets its own, so cookie-authenticated writes pass the
- * CSRF origin check (issue 3; its own tests are in auth-*.test.ts).
+ * CSRF origin check (its own tests are in auth-*.test.ts).
  */
 function sendOriginByDefault(app: FastifyInstance, origin: string, violations: Set<string>): void {
   const inject = app.inject.bind(app);

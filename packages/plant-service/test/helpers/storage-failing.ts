@@ -1,5 +1,5 @@
 /**
- * Failure rigs for "nothing lost, nothing orphaned" (issue 4): thin wrappers around the real
+ * Failure rigs for "nothing lost, nothing orphaned": thin wrappers around the real
  * store and database that fail on purpose when told to.
  */
 import type { Readable } from 'node:stream';

@@ -1,5 +1,5 @@
 /**
- * The committed starter dataset (issue 5): valid against the API's schemas, every reference
+ * The committed starter dataset: valid against the API's schemas, every reference
  * resolved, no duplicates, and the coverage the issue asks for.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,7 +29,7 @@ describe('starter dataset (data/)', () => {
     expect(problems).toEqual([]);
   });
 
-  it('has the minimum counts of issue 5', () => {
+  it('has the minimum counts the starter dataset promises', () => {
     expect(records.family.length).toBeGreaterThanOrEqual(60);
     expect(records.species.length).toBeGreaterThanOrEqual(300);
     expect(records.cultivar.length).toBeGreaterThanOrEqual(150);

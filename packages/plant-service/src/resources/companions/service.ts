@@ -1,5 +1,5 @@
 /**
- * Companion rules (issue 2): a pair is stored once whichever order it was given (a duplicate in
+ * Companion rules: a pair is stored once whichever order it was given (a duplicate in
  * either order is a 409); a species paired with itself or an unknown species is a 400.
  */
 import type { Database } from '../../db/client.js';

@@ -9,7 +9,7 @@ import type { Cultivar, CultivarListQuery, CultivarSupplier } from './schemas.js
 export const cultivarRepository = {
   list(ex: Executor, q: CultivarListQuery, tsquery: string | null): Promise<Page<Cultivar>> {
     const where: SQL | undefined = and(
-      // An unknown species slug matches nothing: an empty page, not an error (issue 2).
+      // An unknown species slug matches nothing: an empty page, not an error.
       q.species === undefined
         ? undefined
         : sql`${cultivars.species_id} = (select ${species.id} from ${species} where ${species.slug} = ${q.species})`,

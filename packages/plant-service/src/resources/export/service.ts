@@ -1,5 +1,5 @@
 /**
- * The export dump (issue 5). The dump of one version is written once, from one read-only snapshot,
+ * The export dump. The dump of one version is written once, from one read-only snapshot,
  * to a spool file, and every request for that version streams the file: the database is read in
  * batches and for as long as the dump takes to write, never for as long as a slow client takes to
  * read (the embedded database serves one query at a time), and no dump is held in memory.

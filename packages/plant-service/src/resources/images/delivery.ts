@@ -1,5 +1,5 @@
 /**
- * Serving image bytes under /img (issue 4). Objects are served straight from the store, which
+ * Serving image bytes under /img. Objects are served straight from the store, which
  * keeps the hot path to a stat and an open on the filesystem backend. Resized copies (`?w=`) are
  * WebP files made with sharp on the first request and kept in the store beside the original;
  * concurrent first requests for the same copy share one resize.

@@ -1,5 +1,5 @@
 /**
- * Object keys of images (issue 4). An original is `<entity_type>/<entity_id>/<image id>.<ext>`;
+ * Object keys of images. An original is `<entity_type>/<entity_id>/<image id>.<ext>`;
  * its resized copies sit beside it as `<image id>.w<width>.webp`, so everything an entity owns
  * shares the prefix `<entity_type>/<entity_id>/`. Only originals are served by key; copies are
  * reached through `?w=`.

@@ -1,5 +1,5 @@
 /**
- * GET and HEAD /img/{entity_type}/{entity_id}/{file} (spec 4, issue 4): an image's bytes with
+ * GET and HEAD /img/{entity_type}/{entity_id}/{file}: an image's bytes with
  * Content-Type, Content-Length, a strong ETag and a year of immutable caching (keys are never
  * reused), 304 for a matching If-None-Match, 206 for a single byte range, and `?w=` for a
  * resized WebP copy. Anything that is not an existing image's key is a 404.

@@ -1,5 +1,5 @@
 /**
- * The orphan sweep (issue 4, "nothing lost, nothing orphaned"): an upload whose process died
+ * The orphan sweep ("nothing lost, nothing orphaned"): an upload whose process died
  * between writing the object and committing its record leaves an object nobody refers to; so
  * can a failed object delete. The sweep deletes image objects without a record (originals whose
  * key has no record, copies whose image id has none) once they are older than the grace period,

@@ -31,7 +31,7 @@ const columns = {
 const ofEntity = (entityType: EntityType, entityId: string): SQL =>
   and(eq(images.entity_type, entityType), eq(images.entity_id, entityId)) as SQL;
 
-/** Primary first, then newest (issue 4). */
+/** Primary first, then newest. */
 const listOrder = [desc(images.is_primary), desc(images.created_at), desc(images.id)];
 
 export const imageRepository = {
@@ -104,7 +104,7 @@ export const imageRepository = {
   },
 
   /**
-   * Species and cultivars mirror their primary image in `primary_image_key` (spec 2.2, 2.3);
+   * Species and cultivars mirror their primary image in `primary_image_key`;
    * families have no such field, their primary is only the flag.
    */
   async setEntityPrimaryKey(

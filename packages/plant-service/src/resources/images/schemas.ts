@@ -8,7 +8,7 @@ export const EntityTypeSchema = Type.Unsafe<EntityType>({
   description: 'The kind of record the image belongs to.',
 });
 
-/** Widths /img serves resized copies in (issue 4). */
+/** Widths /img serves resized copies in. */
 export const IMAGE_WIDTHS = [160, 320, 640, 1280] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 
@@ -41,7 +41,7 @@ export const ImageListSchema = Type.Array(Type.Unsafe<Image>({ $ref: 'Image#' })
 const BOOLEAN_TEXT = ['true', 'false', '1', '0'] as const;
 
 /**
- * The text fields of the upload form (spec 4.1 rule 6), as multipart delivers them: strings.
+ * The text fields of the upload form, as multipart delivers them: strings.
  * An empty optional field counts as absent, as browsers send empty inputs.
  */
 export const UploadFieldsSchema = Type.Object(

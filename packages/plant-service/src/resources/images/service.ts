@@ -1,5 +1,5 @@
 /**
- * Image rules (spec 2.7, rule 6; issue 4). The bytes go to the object store, the record to the
+ * Image rules. The bytes go to the object store, the record to the
  * database, in an order that loses nothing and leaves at most an orphan object:
  * - upload: object first, then the record; when the record cannot be written the object is
  *   deleted again, and a crash in between leaves an orphan that the sweep (storage/gc.ts) removes;

@@ -1,5 +1,5 @@
 /**
- * Reads the upload form (spec 4.1 rule 6) from a streamed multipart request: the text fields,
+ * Reads the upload form from a streamed multipart request: the text fields,
  * validated against UploadFieldsSchema, then the file, which must be the last part (as in S3's
  * POST uploads): the file streams to the store as it arrives, and by then the record it belongs
  * to must be known.

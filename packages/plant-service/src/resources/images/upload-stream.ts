@@ -12,7 +12,7 @@ import { createDimensionProbe, type Dimensions, type ImageFormat, ImageHeaderErr
 /** Enough for file-type to tell every format it knows. */
 const SNIFF_BYTES = 4100;
 
-/** Spec issue 4: more than 50 megapixels is refused. */
+/** An image of more than 50 megapixels is refused: decoding it would cost too much memory. */
 export const MAX_PIXELS = 50_000_000;
 
 const ACCEPTED: Record<string, ImageFormat> = {

@@ -30,7 +30,7 @@ export function prefixQuery(text: string): string | null {
 }
 
 /**
- * Runs a paginated list with an optional \`search\` (issue 2: lists use the same full-text search
+ * Runs a paginated list with an optional \`search\` (lists use the same full-text search
  * as /api/v1/search); a \`search\` with nothing searchable in it gives an empty page.
  */
 export function withSearch<T>(

@@ -11,7 +11,7 @@ import type { Species, SpeciesListQuery } from './schemas.js';
 /** The list's WHERE clause; the facet counts run over the same one. */
 export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {
   const conditions: (SQL | undefined)[] = [
-    // An unknown family slug matches nothing: an empty page, not an error (issue 2).
+    // An unknown family slug matches nothing: an empty page, not an error.
     q.family === undefined
       ? undefined
       : sql`${species.family_id} = (select ${families.id} from ${families} where ${families.slug} = ${q.family})`,
