@@ -18,8 +18,8 @@ export const SIZES = {
   companions: 50_000,
 };
 
-/** mulberry32: small, fast, deterministic. */
-function prng(seed: number) {
+/** mulberry32: small, fast, deterministic; every benchmark draws from it with a seed of its own. */
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;

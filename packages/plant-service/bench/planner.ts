@@ -22,7 +22,7 @@ import { migrate } from '../src/db/migrate.js';
 import { NATIVE_STATUSES, PLANT_LAYERS } from '../src/schema/vocabularies.js';
 import { adminQuery, withDatabase } from '../test/helpers/postgres-admin.js';
 import { startThrowawayCluster } from '../test/setup/postgres-cluster.js';
-import { loadDataset, makeDataset, SIZES } from './generate.js';
+import { loadDataset, makeDataset, prng, SIZES } from './generate.js';
 import { freePort, type LoadResult, startChild, stopChild, waitFor, writeSection } from './measure.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -40,18 +40,6 @@ const startCommand = (() => {
   const entry = rest.pop() as string;
   return { entry, flags: rest };
 })();
-
-/** mulberry32, seeded: the same requests on every run. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Request {
   method: 'GET' | 'POST';

@@ -4,22 +4,10 @@
  * two runs send the same sequence.
  */
 import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../src/schema/vocabularies.js';
-import type { makeDataset } from './generate.js';
+import { type makeDataset, prng } from './generate.js';
 
 type Dataset = ReturnType<typeof makeDataset>;
 export type NextPath = () => string;
-
-/** mulberry32 again, with its own seed, so the URL sequence does not depend on the dataset's draws. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The number of distinct search texts a type-ahead run draws from. */
 export const SEARCH_QUERIES = 5_000;
