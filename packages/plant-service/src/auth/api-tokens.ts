@@ -10,7 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { apiTokens, users } from '../db/tables.js';
-import type { SessionUser } from './session-store.js';
+import { type SessionUser, sessionUserColumns } from './session-store.js';
 
 export const TOKEN_PREFIX = 'plants_pat_';
 const TOKEN_PATTERN = /^plants_pat_([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
@@ -75,12 +75,7 @@ export async function findTokenUser(ex: Executor, token: string): Promise<Sessio
   const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   const [row] = await ex
     .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      nickname: users.nickname,
-      is_admin: users.is_admin,
-      is_editor: users.is_editor,
+      ...sessionUserColumns,
       secret_hash: apiTokens.secret_hash,
       expires_at: apiTokens.expires_at,
       last_used_at: apiTokens.last_used_at,

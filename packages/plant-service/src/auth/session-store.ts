@@ -17,6 +17,16 @@ export interface SessionUser {
   is_editor: boolean;
 }
 
+/** The user columns a SessionUser is read from, for sessions and API tokens alike. */
+export const sessionUserColumns = {
+  id: users.id,
+  email: users.email,
+  name: users.name,
+  nickname: users.nickname,
+  is_admin: users.is_admin,
+  is_editor: users.is_editor,
+};
+
 export interface SessionPolicy {
   idleMs: number;
   maxMs: number;
@@ -50,12 +60,7 @@ export async function findSessionUser(
   const now = Date.now();
   const rows = await ex
     .select({
-      id: users.id,
-      email: users.email,
-      name: users.name,
-      nickname: users.nickname,
-      is_admin: users.is_admin,
-      is_editor: users.is_editor,
+      ...sessionUserColumns,
       last_seen_at: sessions.last_seen_at,
     })
     .from(sessions)
