@@ -7,7 +7,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { csrfOriginCheck } from './auth/csrf.js';
 import { authGuard } from './auth/guard.js';
-import { registerOidcLogin } from './auth/oidc-login.js';
+import { createOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
@@ -21,6 +21,7 @@ import { responseCache } from './http/response-cache.js';
 import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
+import { authRoutes } from './resources/auth/routes.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
 import { DeletedBody, ErrorBody } from './schema/types.js';
@@ -89,7 +90,7 @@ export async function buildApp({
   await app.register(cookie);
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
-  await registerOidcLogin(app, database, config);
+  await app.register(authRoutes(createOidcLogin(app, database, config), config));
   shareCounts(database.db, changeFeed);
 
   const imageStore = store ?? createObjectStore(config.storage.store);

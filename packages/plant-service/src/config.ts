@@ -6,13 +6,13 @@ import path from 'node:path';
 import { type Static, Type } from 'typebox';
 import { Value } from 'typebox/value';
 import { type AuthConfig, AuthEnv, deriveAuthConfig } from './auth/auth-config.js';
+import { WRITE_ACCESS } from './auth/auth-settings.js';
 import { deriveStorageConfig, type StorageConfig, StorageEnv } from './storage/storage-config.js';
 
 const Enum = <const V extends readonly string[]>(values: V, def: V[number]) =>
   Type.Unsafe<V[number]>({ type: 'string', enum: [...values], default: def });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export const WRITE_ACCESS = ['any-user', 'groups', 'admins'] as const;
 
 const EnvSchema = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65_535, default: 8080 }),

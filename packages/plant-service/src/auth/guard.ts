@@ -7,13 +7,16 @@
 
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { Forbidden, Unauthorized } from '../errors.js';
 import { findTokenUser } from './api-tokens.js';
+import type { AuthSettings, WriteAccess } from './auth-settings.js';
 import { findSessionUser, type SessionPolicy, type SessionUser } from './session-store.js';
 
 export const SESSION_COOKIE = 'id';
+
+/** The guard's plugin name, for the route plugins that depend on it. */
+export const AUTH_GUARD = 'auth-guard';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,14 +37,14 @@ declare module 'fastify' {
   }
 }
 
-export function canWrite(user: SessionUser, writeAccess: Config['writeAccess']): boolean {
+export function canWrite(user: SessionUser, writeAccess: WriteAccess): boolean {
   if (user.is_admin) return true;
   if (writeAccess === 'any-user') return true;
   if (writeAccess === 'groups') return user.is_editor;
   return false;
 }
 
-export const authGuard = fp<{ database: Database; config: Config }>(
+export const authGuard = fp<{ database: Database; config: AuthSettings }>(
   async (app, { database, config }) => {
     const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
     app.decorateRequest('user', null);
@@ -86,7 +89,7 @@ export const authGuard = fp<{ database: Database; config: Config }>(
       },
     });
   },
-  { name: 'auth-guard', dependencies: ['@fastify/cookie'] },
+  { name: AUTH_GUARD, dependencies: ['@fastify/cookie'] },
 );
 
 /** The token of an `Authorization: Bearer <token>` header (scheme case-insensitive), else undefined. */

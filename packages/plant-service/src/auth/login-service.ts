@@ -5,9 +5,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
-import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
 import { BadRequest, ServiceUnavailable, Unauthorized } from '../errors.js';
+import type { AuthSettings } from './auth-settings.js';
 import { readGroups, readProfile, rolesFor } from './oidc/claims.js';
 import { savePendingLogin, takePendingLogin } from './oidc/pending-logins.js';
 import type { RelyingParty } from './oidc/relying-party.js';
@@ -42,7 +42,7 @@ const RESTART = 'start again at /auth/oidc/login';
 
 export function loginService(
   { db }: Database,
-  config: Config,
+  config: AuthSettings,
   relyingParty: RelyingParty | undefined,
   log: FastifyBaseLogger,
 ): LoginService {

@@ -1,12 +1,16 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
+import type { AuthSettings } from './auth-settings.js';
 import { purgeExpiredSessions } from './session-store.js';
 
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Purges expired sessions now and hourly; returns a stop function. */
-export function startSessionPurge(database: Database, config: Config, log: FastifyBaseLogger): () => void {
+export function startSessionPurge(
+  database: Database,
+  config: AuthSettings,
+  log: FastifyBaseLogger,
+): () => void {
   const policy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
   const run = () =>
     purgeExpiredSessions(database.db, policy).then(

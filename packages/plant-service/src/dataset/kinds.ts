@@ -10,18 +10,18 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { CatalogueTable } from '../db/records.js';
 import { companions, cultivarSuppliers, cultivars, families, species, suppliers } from '../db/tables.js';
-import { CreateCompanionSchema } from '../resources/companions/schemas.js';
-import { cultivarFields } from '../resources/cultivars/fields.js';
+import { CreateCompanionSchema } from '../schema/companions.js';
+import { cultivarFields } from '../schema/cultivar-fields.js';
 import {
   CreateCultivarSchema,
   CreateCultivarSupplierSchema,
   CultivarSupplierSchema,
-} from '../resources/cultivars/schemas.js';
-import { CreateFamilySchema } from '../resources/families/schemas.js';
-import { speciesFields } from '../resources/species/fields.js';
-import { CreateSpeciesSchema } from '../resources/species/schemas.js';
-import { CreateSupplierSchema } from '../resources/suppliers/schemas.js';
+} from '../schema/cultivars.js';
+import { CreateFamilySchema } from '../schema/families.js';
 import type { Fields } from '../schema/fields.js';
+import { CreateSpeciesSchema } from '../schema/species.js';
+import { speciesFields } from '../schema/species-fields.js';
+import { CreateSupplierSchema } from '../schema/suppliers.js';
 import { Nullable } from '../schema/types.js';
 
 export const KIND_NAMES = [

@@ -19,11 +19,11 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { cultivarFields } from '../resources/cultivars/fields.js';
-import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../resources/guilds/functions.js';
-import { speciesFields } from '../resources/species/fields.js';
+import { cultivarFields } from '../schema/cultivar-fields.js';
 import { columns } from '../schema/fields.js';
+import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../schema/guild-functions.js';
 import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
+import { speciesFields } from '../schema/species-fields.js';
 import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });

@@ -2,9 +2,8 @@
  * The OpenAPI description's prose: the conventions, and every decision this service takes about
  * behaviour a client cannot see from the schemas alone.
  */
-import { EVIDENCE_BONUS } from '../resources/guilds/evidence.js';
-import { FUNCTION_RULES, GUILD_FUNCTIONS } from '../resources/guilds/functions.js';
-import { FACETS } from '../resources/species/facet-schemas.js';
+import { EVIDENCE_BONUS, FUNCTION_RULES, GUILD_FUNCTIONS } from '../schema/guild-functions.js';
+import { FACETS } from '../schema/species-facets.js';
 import {
   EVIDENCE_LEVELS,
   NATIVE_STATUSES,

@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
 import { Ref, RefParams } from '../schema/types.js';
+import { needsAuth } from './needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from './route-schemas.js';
 
 export interface CatalogueService<R, L, Q, C, U> {
@@ -51,7 +52,7 @@ export function catalogueRoutes<
   const Noun1 = capital(o.noun);
   type Params = { ref: string };
   const record = Ref(o.record);
-  return async (typed) => {
+  return needsAuth(async (typed) => {
     // The TypeBox provider cannot resolve generic schemas, so these routes use the default
     // provider; CatalogueService's signature ties each handler to Static<schema> instead.
     const app = typed.withTypeProvider<FastifyTypeProviderDefault>();
@@ -142,5 +143,5 @@ export function catalogueRoutes<
         return { deleted: true };
       },
     );
-  };
+  });
 }

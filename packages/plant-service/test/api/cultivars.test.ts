@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CultivarSchema } from '../../src/resources/cultivars/schemas.js';
+import { CultivarSchema } from '../../src/schema/cultivars.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
 

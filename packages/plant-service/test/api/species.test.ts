@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SpeciesSchema } from '../../src/resources/species/schemas.js';
+import { SpeciesSchema } from '../../src/schema/species.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
 

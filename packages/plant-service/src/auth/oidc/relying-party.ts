@@ -11,7 +11,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
-import { errorCode } from '../../startup-errors.js';
+import { errorCode } from '../../lib/error-code.js';
 import type { OidcConfig } from '../auth-config.js';
 import { type Claims, needsUserinfo } from './claims.js';
 

@@ -6,10 +6,11 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CALLBACK_PATH } from '../../auth/auth-config.js';
+import type { AuthSettings } from '../../auth/auth-settings.js';
 import { SESSION_COOKIE } from '../../auth/guard.js';
 import type { LoginService } from '../../auth/login-service.js';
 import { LOGIN_TTL_MS } from '../../auth/oidc/pending-logins.js';
-import type { Config } from '../../config.js';
+import { needsAuth } from '../../http/needs-auth.js';
 import { sessionSecurity } from '../../http/route-schemas.js';
 import { CallbackQuery, CurrentUser, errorResponse, LoginQuery, Redirect } from './schemas.js';
 
@@ -22,9 +23,8 @@ const e503 = errorResponse(
   '`login is not configured` (no OIDC_ISSUER), or the provider has not been reached yet (retrying).',
 );
 
-export const authRoutes =
-  (service: LoginService, config: Config): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const authRoutes = (service: LoginService, config: AuthSettings): FastifyPluginAsyncTypebox =>
+  needsAuth(async (app) => {
     const base: CookieSerializeOptions = {
       httpOnly: true,
       sameSite: 'lax',
@@ -149,4 +149,4 @@ export const authRoutes =
         };
       },
     );
-  };
+  });

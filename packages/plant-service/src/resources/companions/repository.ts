@@ -6,7 +6,7 @@ import type {
   CompanionRelationship,
   CompanionWithNames,
   SpeciesCompanionsQuery,
-} from './schemas.js';
+} from '../../schema/companions.js';
 
 const a = aliasedTable(species, 'a');
 const b = aliasedTable(species, 'b');

@@ -1,21 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { needsAuth } from '../../http/needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from '../../http/route-schemas.js';
-import { Ref } from '../../schema/types.js';
 import {
   CompanionIdParams,
   CompanionListQuery,
   CompanionRelationshipSchema,
   CompanionWithNamesSchema,
   CreateCompanionSchema,
-} from './schemas.js';
+} from '../../schema/companions.js';
+import { Ref } from '../../schema/types.js';
 import type { companionService } from './service.js';
 
 const tags = ['companions'];
 
-export const companionRoutes =
-  (service: ReturnType<typeof companionService>): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const companionRoutes = (service: ReturnType<typeof companionService>): FastifyPluginAsyncTypebox =>
+  needsAuth(async (app) => {
     app.get(
       '/',
       {
@@ -72,4 +72,4 @@ export const companionRoutes =
         return { deleted: true };
       },
     );
-  };
+  });

@@ -4,13 +4,13 @@
  */
 import type { Database } from '../../db/client.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
-import { companionRepository as repo } from './repository.js';
 import type {
   CompanionListQuery,
   CompanionRelationship,
   CompanionWithNames,
   CreateCompanion,
-} from './schemas.js';
+} from '../../schema/companions.js';
+import { companionRepository as repo } from './repository.js';
 
 export function companionService({ db }: Database) {
   return {

@@ -3,8 +3,8 @@ import type { Executor } from '../../db/client.js';
 import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { cultivarSuppliers, cultivars, species } from '../../db/tables.js';
+import type { Cultivar, CultivarListQuery, CultivarSupplier } from '../../schema/cultivars.js';
 import { matches, rankBy } from '../search/tsquery.js';
-import type { Cultivar, CultivarListQuery, CultivarSupplier } from './schemas.js';
 
 export const cultivarRepository = {
   list(ex: Executor, q: CultivarListQuery, tsquery: string | null): Promise<Page<Cultivar>> {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { catalogueRoutes } from '../../http/catalogue-routes.js';
+import { needsAuth } from '../../http/needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from '../../http/route-schemas.js';
-import { Ref, RefParams } from '../../schema/types.js';
 import {
   CreateCultivarSchema,
   CreateCultivarSupplierSchema,
@@ -12,14 +12,14 @@ import {
   CultivarSupplierSchema,
   LinkParams,
   UpdateCultivarSchema,
-} from './schemas.js';
+} from '../../schema/cultivars.js';
+import { Ref, RefParams } from '../../schema/types.js';
 import type { cultivarService } from './service.js';
 
 const tags = ['cultivars'];
 
-export const cultivarRoutes =
-  (service: ReturnType<typeof cultivarService>): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const cultivarRoutes = (service: ReturnType<typeof cultivarService>): FastifyPluginAsyncTypebox =>
+  needsAuth(async (app) => {
     await app.register(
       catalogueRoutes({
         noun: 'cultivar',
@@ -95,4 +95,4 @@ export const cultivarRoutes =
         return { deleted: true };
       },
     );
-  };
+  });

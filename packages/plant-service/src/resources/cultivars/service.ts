@@ -3,9 +3,6 @@ import type { Database, Executor } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
-import type { EntityImages } from '../images/service.js';
-import { withSearch } from '../search/tsquery.js';
-import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
 import type {
   CreateCultivar,
   CreateCultivarSupplier,
@@ -13,7 +10,10 @@ import type {
   CultivarListQuery,
   CultivarSupplier,
   UpdateCultivar,
-} from './schemas.js';
+} from '../../schema/cultivars.js';
+import type { EntityImages } from '../images/service.js';
+import { withSearch } from '../search/tsquery.js';
+import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
 
 export function cultivarService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Cultivar> {

@@ -3,8 +3,8 @@ import type { Executor } from '../../db/client.js';
 import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { families, species } from '../../db/tables.js';
+import type { Family, FamilyListQuery } from '../../schema/families.js';
 import { matches, rankBy } from '../search/tsquery.js';
-import type { Family, FamilyListQuery } from './schemas.js';
 
 export const familyRepository = {
   async list(ex: Executor, q: FamilyListQuery, tsquery: string | null): Promise<Page<Family>> {

@@ -5,7 +5,7 @@ import {
   FamilyPageSchema,
   FamilySchema,
   UpdateFamilySchema,
-} from './schemas.js';
+} from '../../schema/families.js';
 import type { familyService } from './service.js';
 
 export const familyRoutes = (service: ReturnType<typeof familyService>) =>

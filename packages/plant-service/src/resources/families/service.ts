@@ -3,10 +3,10 @@ import type { Database } from '../../db/client.js';
 import type { Page } from '../../db/paging.js';
 import { Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from '../../schema/families.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
 import { familyRepository as repo } from './repository.js';
-import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from './schemas.js';
 
 export function familyService({ db }: Database, images?: EntityImages) {
   return {

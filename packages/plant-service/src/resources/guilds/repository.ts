@@ -7,11 +7,11 @@ import { aliasedTable, and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { companions, species } from '../../db/tables.js';
 import { isUuid } from '../../lib/slug.js';
+import { functionPredicate, GUILD_FUNCTIONS, type GuildFunction } from '../../schema/guild-functions.js';
 import type { HalfZones } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { hardinessCovers } from '../species/repository.js';
 import { COMPANION_EVIDENCE, type Evidence } from './evidence.js';
-import { functionPredicate, GUILD_FUNCTIONS, type GuildFunction } from './functions.js';
 import type { GuildMember } from './schemas.js';
 
 /** A species with what the guild rules need: its functions, score and hardiness range. */

@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
+import { GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
 import { HardinessZoneParam } from '../../schema/hardiness-param.js';
 import { Nullable, Ref, Uuid } from '../../schema/types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { EvidenceSchema } from './evidence.js';
-import { GUILD_FUNCTIONS } from './functions.js';
 
 const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
 const byName = <T extends Parameters<typeof Type.Object>[0][string]>(names: readonly string[], value: T) =>

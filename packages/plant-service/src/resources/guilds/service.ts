@@ -9,10 +9,9 @@
 import type { Database } from '../../db/client.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { isUuid } from '../../lib/slug.js';
+import { EVIDENCE_BONUS, GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
-import { EVIDENCE_BONUS } from './evidence.js';
-import { GUILD_FUNCTIONS } from './functions.js';
 import {
   type CandidateFilters,
   type Relation,

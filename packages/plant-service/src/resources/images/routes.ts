@@ -1,6 +1,7 @@
 /** /api/v1/images: list an entity's images, upload (session), delete (admin). */
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { needsAuth } from '../../http/needs-auth.js';
 import { Deleted, errors, sessionSecurity } from '../../http/route-schemas.js';
 import { Ref } from '../../schema/types.js';
 import {
@@ -15,9 +16,11 @@ import { FORM_LIMITS, readUploadForm } from './upload-form.js';
 
 const tags = ['images'];
 
-export const imageRoutes =
-  (service: ImageService, { maxBytes }: { maxBytes: number }): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const imageRoutes = (
+  service: ImageService,
+  { maxBytes }: { maxBytes: number },
+): FastifyPluginAsyncTypebox =>
+  needsAuth(async (app) => {
     // Registered here, so only this route set parses multipart bodies.
     await app.register(multipart, { limits: { ...FORM_LIMITS, fileSize: maxBytes } });
 
@@ -102,4 +105,4 @@ export const imageRoutes =
         return { deleted: true };
       },
     );
-  };
+  });

@@ -6,7 +6,7 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
 import { families, species } from '../../db/tables.js';
 import { BadRequest } from '../../errors.js';
-import { FACETS, type Facet, type FacetCounts } from './facet-schemas.js';
+import { FACETS, type Facet, type FacetCounts } from '../../schema/species-facets.js';
 
 const COLUMNS: Record<Facet, SQL> = {
   plant_layer: sql`${species.plant_layer}`,

@@ -5,8 +5,8 @@ import { type Page, selectPage } from '../../db/paging.js';
 import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { cultivars, families, species } from '../../db/tables.js';
 import { zoneInterval } from '../../schema/hardiness.js';
+import type { Species, SpeciesListQuery } from '../../schema/species.js';
 import { matches, rankBy } from '../search/tsquery.js';
-import type { Species, SpeciesListQuery } from './schemas.js';
 
 /** The list's WHERE clause; the facet counts run over the same one. */
 export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL | undefined {

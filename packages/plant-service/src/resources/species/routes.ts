@@ -2,15 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { catalogueRoutes } from '../../http/catalogue-routes.js';
 import { errors } from '../../http/route-schemas.js';
-import { Ref, RefParams } from '../../schema/types.js';
-import { CompanionRelationshipSchema, SpeciesCompanionsQuery } from '../companions/schemas.js';
+import { CompanionRelationshipSchema, SpeciesCompanionsQuery } from '../../schema/companions.js';
 import {
   CreateSpeciesSchema,
   SpeciesListQuery,
   SpeciesPageSchema,
   SpeciesSchema,
   UpdateSpeciesSchema,
-} from './schemas.js';
+} from '../../schema/species.js';
+import { Ref, RefParams } from '../../schema/types.js';
 import type { speciesService } from './service.js';
 
 export const speciesRoutes =

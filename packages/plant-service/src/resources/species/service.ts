@@ -2,15 +2,21 @@
 import type { Database, Executor } from '../../db/client.js';
 import { BadRequest, Conflict, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
+import type { CompanionRelationship, SpeciesCompanionsQuery } from '../../schema/companions.js';
 import { rangeProblem } from '../../schema/hardiness.js';
+import type {
+  CreateSpecies,
+  Species,
+  SpeciesListQuery,
+  SpeciesPage,
+  UpdateSpecies,
+} from '../../schema/species.js';
+import type { FacetCounts } from '../../schema/species-facets.js';
 import { companionRepository } from '../companions/repository.js';
-import type { CompanionRelationship, SpeciesCompanionsQuery } from '../companions/schemas.js';
 import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
-import type { FacetCounts } from './facet-schemas.js';
 import { countFacets, parseFacets } from './facets.js';
 import { familyExists, speciesRepository as repo, speciesFilters } from './repository.js';
-import type { CreateSpecies, Species, SpeciesListQuery, SpeciesPage, UpdateSpecies } from './schemas.js';
 
 export function speciesService({ db }: Database, images?: EntityImages) {
   async function getOrThrow(ex: Executor, ref: string): Promise<Species> {

@@ -5,7 +5,7 @@ import {
   SupplierListSchema,
   SupplierSchema,
   UpdateSupplierSchema,
-} from './schemas.js';
+} from '../../schema/suppliers.js';
 import type { supplierService } from './service.js';
 
 export const supplierRoutes = (service: ReturnType<typeof supplierService>) =>

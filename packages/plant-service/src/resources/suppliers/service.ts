@@ -5,7 +5,7 @@ import { deleteById, findByRef, insertWithSlug, listAll, updateById } from '../.
 import { suppliers } from '../../db/tables.js';
 import { NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
-import type { CreateSupplier, Supplier, UpdateSupplier } from './schemas.js';
+import type { CreateSupplier, Supplier, UpdateSupplier } from '../../schema/suppliers.js';
 
 export function supplierService({ db }: Database) {
   async function getOrThrow(ex: Parameters<typeof findByRef>[0], ref: string): Promise<Supplier> {

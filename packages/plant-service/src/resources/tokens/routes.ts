@@ -1,14 +1,14 @@
 /** Personal API token routes; the rules are in service.ts. */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { needsAuth } from '../../http/needs-auth.js';
 import { Deleted, errors, NoQuery, sessionSecurity } from '../../http/route-schemas.js';
 import { CreatedTokenSchema, CreateTokenBody, TokenList, TokenListQuery, TokenParams } from './schemas.js';
 import type { tokenService } from './service.js';
 
 const tags = ['tokens'];
 
-export const tokenRoutes =
-  (service: ReturnType<typeof tokenService>): FastifyPluginAsyncTypebox =>
-  async (app) => {
+export const tokenRoutes = (service: ReturnType<typeof tokenService>): FastifyPluginAsyncTypebox =>
+  needsAuth(async (app) => {
     app.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
     });
@@ -71,4 +71,4 @@ export const tokenRoutes =
       },
       async (request) => service.revoke(request.user!, request.params.id),
     );
-  };
+  });

@@ -4,8 +4,8 @@
  */
 
 import { uuid } from 'drizzle-orm/pg-core';
-import { bool, count, int, intList, num, str, strList } from '../../schema/fields.js';
-import { Uuid } from '../../schema/types.js';
+import { bool, count, int, intList, num, str, strList } from './fields.js';
+import { Uuid } from './types.js';
 
 const importOnly = { writable: false } as const;
 const months = () => intList({ minimum: 1, maximum: 12, description: 'Month numbers 1–12.' });

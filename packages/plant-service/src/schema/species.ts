@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { payloadProps, recordProps } from '../../schema/fields.js';
-import { HardinessZoneParam } from '../../schema/hardiness-param.js';
-import { Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
-import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../schema/vocabularies.js';
-import { FacetCountsSchema, FacetsParam } from './facet-schemas.js';
-import { speciesFields } from './fields.js';
+import { payloadProps, recordProps } from './fields.js';
+import { HardinessZoneParam } from './hardiness-param.js';
+import { FacetCountsSchema, FacetsParam } from './species-facets.js';
+import { speciesFields } from './species-fields.js';
+import { Paginated, Paging, Timestamp, Uuid } from './types.js';
+import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from './vocabularies.js';
 
 export const SpeciesSchema = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
+import { Nullable, Paginated, Paging, Timestamp, Uuid } from './types.js';
 
 const names = {
   name_en: Type.String({ maxLength: 300 }),

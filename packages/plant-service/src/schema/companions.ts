@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../../schema/types.js';
-import { EVIDENCE_LEVELS, RELATIONSHIPS } from '../../schema/vocabularies.js';
+import { Nullable, Timestamp, Uuid } from './types.js';
+import { EVIDENCE_LEVELS, RELATIONSHIPS } from './vocabularies.js';
 
 const Relationship = Type.Unsafe<(typeof RELATIONSHIPS)[number]>({
   type: 'string',

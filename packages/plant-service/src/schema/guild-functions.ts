@@ -5,6 +5,7 @@
  * candidates, and the guild queries (PostgreSQL uses a partial index only for a matching predicate).
  */
 import { type SQL, sql } from 'drizzle-orm';
+import type { EVIDENCE_LEVELS } from './vocabularies.js';
 
 export const GUILD_FUNCTIONS = [
   'nitrogen_fixer',
@@ -45,3 +46,10 @@ export function functionPredicate(fn: GuildFunction, qualifier = ''): SQL {
 export function guildScoreSql(): SQL {
   return sql.raw(GUILD_FUNCTIONS.map((fn) => `${PREDICATES[fn]('')}::int`).join(' + '));
 }
+
+/** Score a beneficial relation adds on top of its base, by evidence: surer relations rank first. */
+export const EVIDENCE_BONUS: Record<(typeof EVIDENCE_LEVELS)[number], number> = {
+  scientific: 3,
+  documented: 2,
+  traditional: 1,
+};

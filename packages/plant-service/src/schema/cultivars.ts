@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { payloadProps, recordProps } from '../../schema/fields.js';
-import { Nullable, Paginated, Paging, Timestamp, Uuid } from '../../schema/types.js';
-import { cultivarFields } from './fields.js';
+import { cultivarFields } from './cultivar-fields.js';
+import { payloadProps, recordProps } from './fields.js';
+import { Nullable, Paginated, Paging, Timestamp, Uuid } from './types.js';
 
 export const CultivarSchema = Type.Object(
   {

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from '../../schema/types.js';
+import { Nullable, Timestamp, Uuid } from './types.js';
 
 const fields = {
   url: Type.String({ maxLength: 2_000, format: 'uri' }),

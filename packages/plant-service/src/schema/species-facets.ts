@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../../schema/types.js';
+import { Nullable } from './types.js';
 
 /** Facets the species list can count, by the filter parameter each one feeds. */
 export const FACETS = [

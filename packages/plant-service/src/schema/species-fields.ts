@@ -3,14 +3,9 @@
  * leaves out of the CreateSpecies payload; they are filled by bulk import only.
  */
 
-import { bool, count, int, num, oneOf, str, strList } from '../../schema/fields.js';
-import { ZONE_RANGE_PATTERN } from '../../schema/hardiness.js';
-import {
-  NATIVE_STATUSES,
-  PLANT_LAYERS,
-  SUCCESSION_STAGES,
-  TOLERANCE_LEVELS,
-} from '../../schema/vocabularies.js';
+import { bool, count, int, num, oneOf, str, strList } from './fields.js';
+import { ZONE_RANGE_PATTERN } from './hardiness.js';
+import { NATIVE_STATUSES, PLANT_LAYERS, SUCCESSION_STAGES, TOLERANCE_LEVELS } from './vocabularies.js';
 
 const importOnly = { writable: false } as const;
 const ppm = (unit: 'number' | 'integer') =>

@@ -1,0 +1,16 @@
+/**
+ * The part of the service configuration the auth modules read. Auth depends on this slice, not on
+ * the whole configuration, so the configuration module may build on auth's own env schema.
+ */
+import type { AuthConfig } from './auth-config.js';
+
+export const WRITE_ACCESS = ['any-user', 'groups', 'admins'] as const;
+export type WriteAccess = (typeof WRITE_ACCESS)[number];
+
+export interface AuthSettings {
+  /** Who may write: any signed-in user, users with the editor role, or admins only. */
+  readonly writeAccess: WriteAccess;
+  readonly sessionIdleMs: number;
+  readonly sessionMaxMs: number;
+  readonly auth: AuthConfig;
+}
