@@ -11,7 +11,6 @@ import { createOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
-import { shareCounts } from './db/paging.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { createMetrics } from './http/metrics.js';
@@ -91,14 +90,18 @@ export async function buildApp({
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await app.register(authRoutes(createOidcLogin(app, database, config), config));
-  shareCounts(database.db, changeFeed);
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());
-  await registerResources(app, database, {
-    store: imageStore,
-    imageMaxBytes: config.storage.imageMaxBytes,
-    onResize: metrics.resize,
-  });
+  await registerResources(
+    app,
+    database,
+    {
+      store: imageStore,
+      imageMaxBytes: config.storage.imageMaxBytes,
+      onResize: metrics.resize,
+    },
+    changeFeed,
+  );
   return app;
 }

@@ -12,9 +12,8 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Forbidden } from '../errors.js';
+import { WRITE_METHODS } from '../lib/write-methods.js';
 import { bearerToken, SESSION_COOKIE } from './guard.js';
-
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The origin a request says it comes from, or undefined when it names none. */
 export function requestOrigin(request: FastifyRequest): string | undefined {
@@ -33,7 +32,7 @@ export const csrfOriginCheck = fp<{ trustedOrigins: readonly string[] }>(
   async (app, { trustedOrigins }) => {
     const trusted = new Set(trustedOrigins);
     app.addHook('onRequest', async (request) => {
-      if (!UNSAFE_METHODS.has(request.method) || !request.cookies[SESSION_COOKIE]) return;
+      if (!WRITE_METHODS.has(request.method) || !request.cookies[SESSION_COOKIE]) return;
       if (bearerToken(request) !== undefined) return;
       const origin = requestOrigin(request);
       if (origin && trusted.has(origin)) return;

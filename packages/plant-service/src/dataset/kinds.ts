@@ -8,7 +8,7 @@
  */
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { type TObject, type TSchema, Type } from 'typebox';
-import type { CatalogueTable } from '../db/records.js';
+import type { CatalogueTable } from '../db/catalogue-repository.js';
 import { companions, cultivarSuppliers, cultivars, families, species, suppliers } from '../db/tables.js';
 import { CreateCompanionSchema } from '../schema/companions.js';
 import { cultivarFields } from '../schema/cultivar-fields.js';

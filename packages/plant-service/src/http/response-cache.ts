@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
+import { WRITE_METHODS } from '../lib/write-methods.js';
 import { noneMatch } from './conditional.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -33,8 +34,6 @@ interface Entry {
 }
 
 const MAX_ENTRY_BYTES = 1024 * 1024;
-/** Methods that change data; OPTIONS (CORS preflight) and HEAD do not. */
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const NOT_MODIFIED = {
   type: 'null',

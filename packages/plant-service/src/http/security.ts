@@ -10,9 +10,9 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import type { AuthConfig } from '../auth/auth-config.js';
 import { TooManyRequests } from '../errors.js';
+import { WRITE_METHODS } from '../lib/write-methods.js';
 import { ErrorBody, Ref } from '../schema/types.js';
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MINUTE_MS = 60_000;
 
 export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): Promise<void> {

@@ -1,9 +1,12 @@
 /** Mounts every resource's routes under its URL prefix; services get the database here. */
 import type { FastifyInstance } from 'fastify';
+import { listTotals } from '../db/catalogue-repository.js';
+import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { calendarService } from './calendar/service.js';
+import { catalogueRepositories } from './catalogue.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarRoutes } from './cultivars/routes.js';
@@ -40,17 +43,23 @@ export async function registerResources(
   app: FastifyInstance,
   database: Database,
   storage: ResourceStorage,
+  changeFeed: ChangeFeed,
 ): Promise<void> {
+  const catalogue = catalogueRepositories(listTotals(database.db, changeFeed));
   // Deleting a family, species or cultivar removes its images.
-  const images = imageService(database, storage.store, { maxBytes: storage.imageMaxBytes, log: app.log });
+  const images = imageService(database, storage.store, {
+    maxBytes: storage.imageMaxBytes,
+    log: app.log,
+    entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
+  });
   await app.register(healthRoutes(database));
   await app.register(homeRoutes);
-  await app.register(familyRoutes(familyService(database, images)), { prefix: '/api/v1/families' });
-  await app.register(speciesRoutes(speciesService(database, images)), { prefix: '/api/v1/species' });
-  await app.register(cultivarRoutes(cultivarService(database, images)), { prefix: '/api/v1/cultivars' });
+  await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
+  await app.register(speciesRoutes(speciesService(database, catalogue)), { prefix: '/api/v1/species' });
+  await app.register(cultivarRoutes(cultivarService(database, catalogue)), { prefix: '/api/v1/cultivars' });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
   await app.register(guildRoutes(guildService(database)), { prefix: '/api/v1' });
-  await app.register(supplierRoutes(supplierService(database)), { prefix: '/api/v1/suppliers' });
+  await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });

@@ -6,8 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deleteById, updateById } from '../../src/db/records.js';
+import { catalogueRepository } from '../../src/db/catalogue-repository.js';
 import { families } from '../../src/db/tables.js';
+import { transaction } from '../../src/db/transaction.js';
 import { NotFound } from '../../src/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
@@ -123,10 +124,11 @@ describe('concurrent writes', () => {
   it('an update or delete that finds no row throws NotFound inside its transaction', async () => {
     // What a PUT or DELETE meets when a concurrent DELETE committed after its read.
     const id = randomUUID();
+    const repository = catalogueRepository(families, 'family');
     await expect(
-      t.database.db.transaction((tx) => updateById(tx, families, id, { name_en: 'x' })),
+      t.database.db.transaction((tx) => repository.update(tx, id, { name_en: 'x' })),
     ).rejects.toBeInstanceOf(NotFound);
-    await expect(t.database.db.transaction((tx) => deleteById(tx, families, id))).rejects.toBeInstanceOf(
+    await expect(transaction(t.database.db, (unit) => repository.remove(unit, id))).rejects.toBeInstanceOf(
       NotFound,
     );
   });

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { type Listing, publicColumns } from '../../db/catalogue-repository.js';
 import type { Executor } from '../../db/client.js';
-import { type Page, selectPage } from '../../db/paging.js';
-import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { cultivarSuppliers, cultivars, species } from '../../db/tables.js';
-import type { Cultivar, CultivarListQuery, CultivarSupplier } from '../../schema/cultivars.js';
+import type { CultivarListQuery, CultivarSupplier } from '../../schema/cultivars.js';
 import { matches, rankBy } from '../search/tsquery.js';
 
 export const cultivarRepository = {
-  list(ex: Executor, q: CultivarListQuery, tsquery: string | null): Promise<Page<Cultivar>> {
+  /** The list: by name, then id; with a search, by relevance first. */
+  listing(q: CultivarListQuery, tsquery: string | null): Listing {
     const where: SQL | undefined = and(
       // An unknown species slug matches nothing: an empty page, not an error.
       q.species === undefined
@@ -17,14 +17,8 @@ export const cultivarRepository = {
     );
     const order = [asc(cultivars.name), asc(cultivars.id)];
     if (tsquery !== null) order.unshift(desc(rankBy(cultivars.search, tsquery)));
-    return selectPage<Cultivar>(ex, cultivars, publicColumns(cultivars), where, order, q);
+    return { where, order };
   },
-  findByRef: (ex: Executor, ref: string) => findByRef<Cultivar>(ex, cultivars, ref),
-  insert: (ex: Executor, slugBase: string, values: Record<string, unknown>) =>
-    insertWithSlug<Cultivar>(ex, cultivars, slugBase, values),
-  update: (ex: Executor, id: string, values: Record<string, unknown>) =>
-    updateById<Cultivar>(ex, cultivars, id, values),
-  delete: (ex: Executor, id: string) => deleteById(ex, cultivars, id),
   async speciesSlug(ex: Executor, speciesId: string): Promise<string | undefined> {
     const rows = await ex
       .select({ slug: species.slug })

@@ -1,6 +1,7 @@
 /** Cultivar rules: the species must exist; slug = species slug + name; supplier links. */
+import type { Page } from '../../db/catalogue-repository.js';
 import type { Database, Executor } from '../../db/client.js';
-import type { Page } from '../../db/paging.js';
+import { transaction } from '../../db/transaction.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type {
@@ -11,19 +12,13 @@ import type {
   CultivarSupplier,
   UpdateCultivar,
 } from '../../schema/cultivars.js';
-import type { EntityImages } from '../images/service.js';
+import type { Catalogue } from '../catalogue.js';
 import { withSearch } from '../search/tsquery.js';
-import { cultivarSupplierRepository as links, cultivarRepository as repo } from './repository.js';
+import { cultivarRepository, cultivarSupplierRepository as links } from './repository.js';
 
-export function cultivarService({ db }: Database, images?: EntityImages) {
-  async function getOrThrow(ex: Executor, ref: string): Promise<Cultivar> {
-    const found = await repo.findByRef(ex, ref);
-    if (!found) throw new NotFound(`cultivar '${ref}' not found`);
-    return found;
-  }
-
+export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue) {
   async function speciesSlugOrThrow(ex: Executor, speciesId: string): Promise<string> {
-    const slug = await repo.speciesSlug(ex, speciesId);
+    const slug = await cultivarRepository.speciesSlug(ex, speciesId);
     if (slug === undefined)
       throw new BadRequest(`species_id: no species with id ${speciesId}`, { field: 'species_id' });
     return slug;
@@ -31,47 +26,44 @@ export function cultivarService({ db }: Database, images?: EntityImages) {
 
   return {
     list: (q: CultivarListQuery): Promise<Page<Cultivar>> =>
-      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
+      withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q)),
 
-    get: (ref: string) => getOrThrow(db, ref),
+    get: (ref: string): Promise<Cultivar> => repo.get(db, ref),
 
     create(input: CreateCultivar): Promise<Cultivar> {
-      return db.transaction(async (tx) => {
+      return transaction(db, async ({ tx }) => {
         const speciesSlug = await speciesSlugOrThrow(tx, input.species_id);
         return repo.insert(tx, slugify(`${speciesSlug} ${input.name}`), input);
       });
     },
 
     update(ref: string, input: UpdateCultivar): Promise<Cultivar> {
-      return db.transaction(async (tx) => {
-        const found = await getOrThrow(tx, ref);
+      return transaction(db, async ({ tx }) => {
+        const found = await repo.get(tx, ref);
         if (input.species_id !== undefined) await speciesSlugOrThrow(tx, input.species_id);
         return repo.update(tx, found.id, input);
       });
     },
 
-    async remove(ref: string): Promise<void> {
-      const removeImageObjects = await db.transaction(async (tx) => {
-        const found = await getOrThrow(tx, ref);
-        // Supplier links go with it (ON DELETE CASCADE); its images too: records now, objects
-        // after the commit.
-        const afterCommit = await images?.detach(tx, 'cultivar', found.id);
-        await repo.delete(tx, found.id);
-        return afterCommit;
+    remove(ref: string): Promise<void> {
+      return transaction(db, async (t) => {
+        const found = await repo.get(t.tx, ref);
+        // Supplier links go with it (ON DELETE CASCADE), its images too (the image service's
+        // remove hook).
+        await repo.remove(t, found.id);
       });
-      await removeImageObjects?.();
     },
 
     async suppliers(ref: string): Promise<CultivarSupplier[]> {
-      const found = await getOrThrow(db, ref);
+      const found = await repo.get(db, ref);
       return links.list(db, found.id);
     },
 
     addSupplier(ref: string, input: CreateCultivarSupplier): Promise<CultivarSupplier> {
       // An unknown supplier and a link stored twice are the constraints' 400 and 409, so
       // concurrent requests cannot slip between a check and the insert.
-      return db.transaction(async (tx) => {
-        const cultivar = await getOrThrow(tx, ref);
+      return transaction(db, async ({ tx }) => {
+        const cultivar = await repo.get(tx, ref);
         return links.insert(tx, { ...input, cultivar_id: cultivar.id });
       });
     },

@@ -1,52 +1,44 @@
 /** Family rules: slug from the scientific name (stable afterwards), 404s, and the 409 on delete. */
+import type { Page } from '../../db/catalogue-repository.js';
 import type { Database } from '../../db/client.js';
-import type { Page } from '../../db/paging.js';
-import { Conflict, NotFound } from '../../errors.js';
+import { transaction } from '../../db/transaction.js';
+import { Conflict } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from '../../schema/families.js';
-import type { EntityImages } from '../images/service.js';
+import type { Catalogue } from '../catalogue.js';
 import { withSearch } from '../search/tsquery.js';
-import { familyRepository as repo } from './repository.js';
+import { familyRepository } from './repository.js';
 
-export function familyService({ db }: Database, images?: EntityImages) {
+export function familyService({ db }: Database, { families: repo }: Catalogue) {
   return {
     list: (q: FamilyListQuery): Promise<Page<Family>> =>
-      withSearch(q, (tsquery) => repo.list(db, q, tsquery)),
+      withSearch(q, (tsquery) => repo.page(db, familyRepository.listing(tsquery), q)),
 
-    async get(ref: string): Promise<Family> {
-      const family = await repo.findByRef(db, ref);
-      if (!family) throw new NotFound(`family '${ref}' not found`);
-      return family;
-    },
+    get: (ref: string): Promise<Family> => repo.get(db, ref),
 
     create(input: CreateFamily): Promise<Family> {
       return repo.insert(db, slugify(input.name_scientific), input);
     },
 
     update(ref: string, input: UpdateFamily): Promise<Family> {
-      return db.transaction(async (tx) => {
-        const family = await repo.findByRef(tx, ref);
-        if (!family) throw new NotFound(`family '${ref}' not found`);
+      return transaction(db, async ({ tx }) => {
+        const family = await repo.get(tx, ref);
         return repo.update(tx, family.id, input);
       });
     },
 
-    async remove(ref: string): Promise<void> {
-      const removeImageObjects = await db.transaction(async (tx) => {
-        const family = await repo.findByRef(tx, ref);
-        if (!family) throw new NotFound(`family '${ref}' not found`);
-        const n = await repo.countSpecies(tx, family.id);
+    remove(ref: string): Promise<void> {
+      return transaction(db, async (t) => {
+        const family = await repo.get(t.tx, ref);
+        const n = await familyRepository.countSpecies(t.tx, family.id);
         if (n > 0) {
           throw new Conflict(`family '${family.slug}' still has ${n} species; delete or move them first`, {
             species_count: n,
           });
         }
-        // Its images go with it: records now, objects after the commit.
-        const afterCommit = await images?.detach(tx, 'family', family.id);
-        await repo.delete(tx, family.id);
-        return afterCommit;
+        // Its images go with it (the image service's remove hook).
+        await repo.remove(t, family.id);
       });
-      await removeImageObjects?.();
     },
   };
 }

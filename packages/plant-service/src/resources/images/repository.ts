@@ -35,12 +35,6 @@ const ofEntity = (entityType: EntityType, entityId: string): SQL =>
 const listOrder = [desc(images.is_primary), desc(images.created_at), desc(images.id)];
 
 export const imageRepository = {
-  async entityExists(ex: Executor, entityType: EntityType, entityId: string): Promise<boolean> {
-    const table = ENTITY_TABLES[entityType];
-    const rows = await ex.select({ id: table.id }).from(table).where(eq(table.id, entityId)).limit(1);
-    return rows.length > 0;
-  },
-
   /**
    * Locks the entity's row until the transaction ends, so uploads, image deletes and the
    * entity's own delete take turns; false when the entity does not exist.

@@ -11,7 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Executor } from '../../db/client.js';
+import type { CatalogueRepository } from '../../db/catalogue-repository.js';
+import type { Database } from '../../db/client.js';
+import type { Transaction } from '../../db/transaction.js';
 import { NotFound, ServiceUnavailable } from '../../errors.js';
 import type { EntityType } from '../../schema/vocabularies.js';
 import { type ObjectStore, StorageError } from '../../storage/object-store.js';
@@ -33,24 +35,21 @@ export interface StagedImage {
   readonly fields: UploadFields;
 }
 
-/** What the family, species and cultivar delete services need from images. */
-export interface EntityImages {
-  /**
-   * Inside the entity's delete transaction: removes the entity's image records. Run the returned
-   * function after the commit; it removes the objects (and anything else under the entity's prefix).
-   */
-  detach(tx: Executor, entityType: EntityType, entityId: string): Promise<() => Promise<void>>;
-}
-
 export interface ImageServiceOptions {
   maxBytes: number;
   log: FastifyBaseLogger;
+  /** The repositories of the entities that carry images: removing one removes its images. */
+  entities: Record<EntityType, CatalogueRepository<unknown>>;
 }
 
 const storageUnavailable = (error: StorageError) =>
   new ServiceUnavailable('image storage is unavailable; try again later', {}, { cause: error });
 
-export function imageService({ db }: Database, store: ObjectStore, { maxBytes, log }: ImageServiceOptions) {
+export function imageService(
+  { db }: Database,
+  store: ObjectStore,
+  { maxBytes, log, entities }: ImageServiceOptions,
+) {
   /** Removes objects and their resized copies; failures are logged and left to the sweep. */
   async function removeObjects(keys: string[]): Promise<void> {
     for (const key of keys) {
@@ -74,6 +73,25 @@ export function imageService({ db }: Database, store: ObjectStore, { maxBytes, l
     await removeObjects([staged.key]);
   }
 
+  /**
+   * Inside the entity's delete transaction: removes the entity's image records; after the commit,
+   * the objects (and anything else under the entity's prefix).
+   */
+  async function detach(t: Transaction, entityType: EntityType, entityId: string): Promise<void> {
+    await repo.lockEntity(t.tx, entityType, entityId);
+    const keys = await repo.deleteForEntity(t.tx, entityType, entityId);
+    t.afterCommit(async () => {
+      await removeObjects(keys);
+      await removePrefix(entityPrefix(entityType, entityId));
+    });
+  }
+  for (const [entityType, repository] of Object.entries(entities) as [
+    EntityType,
+    CatalogueRepository<unknown>,
+  ][]) {
+    repository.onRemove((t, entityId) => detach(t, entityType, entityId));
+  }
+
   return {
     list(entityType: EntityType, entityId: string): Promise<Image[]> {
       return repo.listForEntity(db, entityType, entityId.toLowerCase());
@@ -83,7 +101,7 @@ export function imageService({ db }: Database, store: ObjectStore, { maxBytes, l
     async stage(fields: UploadFields, file: UploadFile): Promise<StagedImage> {
       const entityType = fields.entity_type;
       const entityId = fields.entity_id.toLowerCase();
-      if (!(await repo.entityExists(db, entityType, entityId))) {
+      if (!(await entities[entityType].exists(db, entityId))) {
         file.destroy();
         throw new NotFound(`${entityType} ${entityId} not found`, { field: 'entity_id' });
       }
@@ -169,15 +187,6 @@ export function imageService({ db }: Database, store: ObjectStore, { maxBytes, l
         return image;
       });
       await removeObjects([removed.store_key]);
-    },
-
-    async detach(tx: Executor, entityType: EntityType, entityId: string): Promise<() => Promise<void>> {
-      await repo.lockEntity(tx, entityType, entityId);
-      const keys = await repo.deleteForEntity(tx, entityType, entityId);
-      return async () => {
-        await removeObjects(keys);
-        await removePrefix(entityPrefix(entityType, entityId));
-      };
     },
   };
 }

@@ -6,7 +6,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Page, PageRequest } from '../../db/paging.js';
+import type { Page, PageRequest } from '../../db/catalogue-repository.js';
 
 const MAX_LEXEMES = 16;
 

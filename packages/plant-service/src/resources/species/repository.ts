@@ -1,11 +1,10 @@
 import { and, asc, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+import type { Listing } from '../../db/catalogue-repository.js';
 import type { Executor } from '../../db/client.js';
-import { type Page, selectPage } from '../../db/paging.js';
-import { deleteById, findByRef, insertWithSlug, publicColumns, updateById } from '../../db/records.js';
 import { cultivars, families, species } from '../../db/tables.js';
 import { zoneInterval } from '../../schema/hardiness.js';
-import type { Species, SpeciesListQuery } from '../../schema/species.js';
+import type { SpeciesListQuery } from '../../schema/species.js';
 import { matches, rankBy } from '../search/tsquery.js';
 
 /** The list's WHERE clause; the facet counts run over the same one. */
@@ -42,20 +41,11 @@ export function hardinessCovers(
 }
 
 export const speciesRepository = {
-  list(ex: Executor, q: SpeciesListQuery, tsquery: string | null): Promise<Page<Species>> {
+  /** The list: by scientific name, then id; with a search, by relevance first. */
+  listing(q: SpeciesListQuery, tsquery: string | null): Listing {
     const order = [asc(species.name_scientific), asc(species.id)];
     if (tsquery !== null) order.unshift(desc(rankBy(species.search, tsquery)));
-    return selectPage<Species>(ex, species, publicColumns(species), speciesFilters(q, tsquery), order, q);
-  },
-  findByRef: (ex: Executor, ref: string) => findByRef<Species>(ex, species, ref),
-  insert: (ex: Executor, slugBase: string, values: Record<string, unknown>) =>
-    insertWithSlug<Species>(ex, species, slugBase, values),
-  update: (ex: Executor, id: string, values: Record<string, unknown>) =>
-    updateById<Species>(ex, species, id, values),
-  delete: (ex: Executor, id: string) => deleteById(ex, species, id),
-  async exists(ex: Executor, id: string): Promise<boolean> {
-    const rows = await ex.select({ id: species.id }).from(species).where(eq(species.id, id)).limit(1);
-    return rows.length > 0;
+    return { where: speciesFilters(q, tsquery), order };
   },
   async countCultivars(ex: Executor, speciesId: string): Promise<number> {
     const [row] = await ex.select({ n: count() }).from(cultivars).where(eq(cultivars.species_id, speciesId));
@@ -69,8 +59,3 @@ export const speciesRepository = {
       .where(eq(cultivars.rootstock_species_id, speciesId));
   },
 };
-
-export async function familyExists(ex: Executor, id: string): Promise<boolean> {
-  const rows = await ex.select({ id: families.id }).from(families).where(eq(families.id, id)).limit(1);
-  return rows.length > 0;
-}

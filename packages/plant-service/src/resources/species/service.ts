@@ -1,6 +1,7 @@
 /** Species rules: the family must exist, slug from the scientific name, 409 while cultivars exist. */
 import type { Database, Executor } from '../../db/client.js';
-import { BadRequest, Conflict, NotFound } from '../../errors.js';
+import { transaction } from '../../db/transaction.js';
+import { BadRequest, Conflict } from '../../errors.js';
 import { slugify } from '../../lib/slug.js';
 import type { CompanionRelationship, SpeciesCompanionsQuery } from '../../schema/companions.js';
 import { rangeProblem } from '../../schema/hardiness.js';
@@ -12,21 +13,15 @@ import type {
   UpdateSpecies,
 } from '../../schema/species.js';
 import type { FacetCounts } from '../../schema/species-facets.js';
+import type { Catalogue } from '../catalogue.js';
 import { companionRepository } from '../companions/repository.js';
-import type { EntityImages } from '../images/service.js';
 import { withSearch } from '../search/tsquery.js';
 import { countFacets, parseFacets } from './facets.js';
-import { familyExists, speciesRepository as repo, speciesFilters } from './repository.js';
+import { speciesFilters, speciesRepository } from './repository.js';
 
-export function speciesService({ db }: Database, images?: EntityImages) {
-  async function getOrThrow(ex: Executor, ref: string): Promise<Species> {
-    const found = await repo.findByRef(ex, ref);
-    if (!found) throw new NotFound(`species '${ref}' not found`);
-    return found;
-  }
-
+export function speciesService({ db }: Database, { species: repo, families }: Catalogue) {
   async function checkFamily(ex: Executor, familyId: string | undefined): Promise<void> {
-    if (familyId !== undefined && !(await familyExists(ex, familyId))) {
+    if (familyId !== undefined && !(await families.exists(ex, familyId))) {
       throw new BadRequest(`family_id: no family with id ${familyId}`, { field: 'family_id' });
     }
   }
@@ -46,7 +41,7 @@ export function speciesService({ db }: Database, images?: EntityImages) {
       let facets: FacetCounts | undefined;
       const page = await withSearch(q, async (tsquery) => {
         const [found, counts] = await Promise.all([
-          repo.list(db, q, tsquery),
+          repo.page(db, speciesRepository.listing(q, tsquery), q),
           facetNames.length > 0 ? countFacets(db, speciesFilters(q, tsquery), facetNames) : undefined,
         ]);
         facets = counts;
@@ -57,11 +52,11 @@ export function speciesService({ db }: Database, images?: EntityImages) {
       return { ...page, facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) };
     },
 
-    get: (ref: string) => getOrThrow(db, ref),
+    get: (ref: string): Promise<Species> => repo.get(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
       checkHardiness(input.hardiness_zone_usda);
-      return db.transaction(async (tx) => {
+      return transaction(db, async ({ tx }) => {
         await checkFamily(tx, input.family_id);
         return repo.insert(tx, slugify(input.name_scientific), input);
       });
@@ -69,34 +64,31 @@ export function speciesService({ db }: Database, images?: EntityImages) {
 
     update(ref: string, input: UpdateSpecies): Promise<Species> {
       checkHardiness(input.hardiness_zone_usda);
-      return db.transaction(async (tx) => {
-        const found = await getOrThrow(tx, ref);
+      return transaction(db, async ({ tx }) => {
+        const found = await repo.get(tx, ref);
         await checkFamily(tx, input.family_id);
         return repo.update(tx, found.id, input);
       });
     },
 
-    async remove(ref: string): Promise<void> {
-      const removeImageObjects = await db.transaction(async (tx) => {
-        const found = await getOrThrow(tx, ref);
-        const n = await repo.countCultivars(tx, found.id);
+    remove(ref: string): Promise<void> {
+      return transaction(db, async (t) => {
+        const found = await repo.get(t.tx, ref);
+        const n = await speciesRepository.countCultivars(t.tx, found.id);
         if (n > 0) {
           throw new Conflict(`species '${found.slug}' still has ${n} cultivars; delete them first`, {
             cultivar_count: n,
           });
         }
-        // Companion relations go with it (ON DELETE CASCADE).
-        await repo.clearRootstockReferences(tx, found.id);
-        // Its images go with it: records now, objects after the commit.
-        const afterCommit = await images?.detach(tx, 'species', found.id);
-        await repo.delete(tx, found.id);
-        return afterCommit;
+        // Companion relations go with it (ON DELETE CASCADE), its images too (the image
+        // service's remove hook).
+        await speciesRepository.clearRootstockReferences(t.tx, found.id);
+        await repo.remove(t, found.id);
       });
-      await removeImageObjects?.();
     },
 
     async companions(ref: string, filters: SpeciesCompanionsQuery = {}): Promise<CompanionRelationship[]> {
-      const found = await getOrThrow(db, ref);
+      const found = await repo.get(db, ref);
       return companionRepository.ofSpecies(db, found.id, filters);
     },
   };

@@ -1,0 +1,274 @@
+/**
+ * The one repository of the catalogue tables (families, species, cultivars, suppliers): lookup by
+ * slug or uuid, pages, insert with a unique slug, update and remove. Resource repositories add
+ * only their own queries (filters, counts of children). Only parameterised SQL; constraint
+ * violations become catalogue errors in constraints.ts.
+ */
+import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, sql } from 'drizzle-orm';
+import { type PgColumn, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
+import { LRUCache } from 'lru-cache';
+import { NotFound } from '../errors.js';
+import { isUuid } from '../lib/slug.js';
+import type { ChangeFeed } from './change-feed.js';
+import type { Db, Executor } from './client.js';
+import { stillReferenced } from './constraints.js';
+import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
+import type { Transaction } from './transaction.js';
+
+export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
+
+export interface PageRequest {
+  page: number;
+  per_page: number;
+}
+
+/** Which rows a list holds, and in what order. */
+export interface Listing {
+  where: SQL | undefined;
+  order: SQL[];
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  per_page: number;
+}
+
+/**
+ * Columns the database derives for its own use (full-text vectors, name text for trigrams,
+ * hardiness half-zones, guild score); never part of a response.
+ */
+const INTERNAL_COLUMNS = new Set([
+  'search',
+  'names',
+  'names_text',
+  'hardiness_min',
+  'hardiness_max',
+  'guild_score',
+]);
+
+/** The columns a response carries: everything but the internal, derived ones. */
+export function publicColumns(table: PgTable): Record<string, PgColumn> {
+  const all = getTableColumns(table) as Record<string, PgColumn>;
+  return Object.fromEntries(Object.entries(all).filter(([name]) => !INTERNAL_COLUMNS.has(name)));
+}
+
+/** Filter sets whose totals are remembered per database. */
+const MAX_SHARED_TOTALS = 10_000;
+
+/**
+ * Counts the rows of a list. Totals are shared across the pages of one filter set (and across
+ * requests): an exact count is remembered together with the data version it was taken at, and used
+ * only while no write has moved the version on and the change feed is live. Transactions always
+ * count afresh.
+ */
+export interface ListTotals {
+  count(ex: Executor, table: PgTable, where: SQL | undefined): Promise<number>;
+}
+
+export function listTotals(db: Db, feed: ChangeFeed): ListTotals {
+  const totals = new LRUCache<string, { version: number; total: number }>({ max: MAX_SHARED_TOTALS });
+  return {
+    async count(ex, table, where) {
+      const query = ex.select({ total: count() }).from(table).where(where);
+      if (ex !== db || !feed.live) return Number((await query)[0]?.total ?? 0);
+      // The version before counting: a write committed meanwhile makes the entry stale at once.
+      const version = feed.version;
+      const { sql: text, params } = query.toSQL();
+      const key = `${text}\u0000${JSON.stringify(params)}`;
+      const known = totals.get(key);
+      if (known && known.version === version) return known.total;
+      const total = Number((await query)[0]?.total ?? 0);
+      totals.set(key, { version, total });
+      return total;
+    },
+  };
+}
+
+/** Counts every time: for callers without a change feed (the command line). */
+export const freshTotals: ListTotals = {
+  async count(ex, table, where) {
+    return Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0);
+  },
+};
+
+export interface CatalogueRepository<R> {
+  /** The record by slug or uuid. */
+  byRef(ex: Executor, ref: string): Promise<R | undefined>;
+  /** The record by slug or uuid; NotFound naming the noun and the ref when there is none. */
+  get(ex: Executor, ref: string): Promise<R>;
+  exists(ex: Executor, id: string): Promise<boolean>;
+  /**
+   * One page of the listed rows, with the total count. The page's ids are found
+   * first (the list indexes answer filters, order and skipped rows without reading whole rows), and
+   * only the page's own rows are read in full.
+   */
+  page(ex: Executor, listing: Listing, request: PageRequest): Promise<Page<R>>;
+  /** Every row, in `order` (for the short, unpaginated lists). */
+  all(ex: Executor, order: SQL[]): Promise<R[]>;
+  /** Inserts the row with the first free slug built from `slugBase`. */
+  insert(ex: Executor, slugBase: string, values: Record<string, unknown>): Promise<R>;
+  /**
+   * Updates the row and returns it. No row changed means another writer deleted it since it was
+   * read: a NotFound, thrown inside the caller's transaction, never an empty answer.
+   */
+  update(ex: Executor, id: string, values: Record<string, unknown>): Promise<R>;
+  /**
+   * Runs the remove hooks, then deletes the row; a row already gone is a NotFound, a row that
+   * others still point at (a child inserted after the caller's own check) a 409.
+   */
+  remove(t: Transaction, id: string): Promise<void>;
+  /** Work that goes with every removal of a row, in its transaction (e.g. the row's images). */
+  onRemove(hook: (t: Transaction, id: string) => Promise<void>): void;
+}
+
+type Lookup = { execute(values: { ref: string }): Promise<unknown[]> };
+
+export function catalogueRepository<R>(
+  table: CatalogueTable,
+  noun: string,
+  totals: ListTotals = freshTotals,
+): CatalogueRepository<R> {
+  const columns = publicColumns(table);
+  const removeHooks: ((t: Transaction, id: string) => Promise<void>)[] = [];
+  const gone = (id: string) => new NotFound(`${getTableName(table)} ${id} not found (deleted meanwhile)`);
+
+  /**
+   * Lookups by slug or uuid are the hottest queries (every GET by ref): outside transactions they
+   * run as prepared statements, built once per database, so neither drizzle nor PostgreSQL plans
+   * them again on every request.
+   */
+  const prepared = new WeakMap<Executor, Record<'id' | 'slug', Lookup>>();
+  function lookups(ex: Executor): Record<'id' | 'slug', Lookup> {
+    let found = prepared.get(ex);
+    if (!found) {
+      const by = (column: 'id' | 'slug') =>
+        ex
+          .select(columns)
+          .from(table)
+          .where(eq(table[column], sql.placeholder('ref')))
+          .limit(1)
+          .prepare(`${getTableName(table)}_by_${column}`);
+      found = { id: by('id'), slug: by('slug') };
+      prepared.set(ex, found);
+    }
+    return found;
+  }
+
+  /**
+   * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
+   * the unique index; insert retries when a concurrent writer took the same one.
+   */
+  async function freeSlug(ex: Executor, base: string): Promise<string> {
+    const rows = await ex
+      .select({ slug: table.slug })
+      .from(table)
+      .where(or(eq(table.slug, base), like(table.slug, `${base.replace(/[\\%_]/g, '\\$&')}-%`)));
+    const taken = new Set(rows.map((r) => r.slug as string));
+    if (!taken.has(base)) return base;
+    for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+  }
+
+  const repository: CatalogueRepository<R> = {
+    async byRef(ex, ref) {
+      const uuid = isUuid(ref);
+      const rows =
+        ex instanceof PgTransaction
+          ? await ex
+              .select(columns)
+              .from(table)
+              .where(uuid ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref))
+              .limit(1)
+          : uuid
+            ? await lookups(ex).id.execute({ ref: ref.toLowerCase() })
+            : await lookups(ex).slug.execute({ ref });
+      return rows[0] as R | undefined;
+    },
+
+    async get(ex, ref) {
+      const found = await repository.byRef(ex, ref);
+      if (found === undefined) throw new NotFound(`${noun} '${ref}' not found`);
+      return found;
+    },
+
+    async exists(ex, id) {
+      const rows = await ex.select({ id: table.id }).from(table).where(eq(table.id, id)).limit(1);
+      return rows.length > 0;
+    },
+
+    async page(ex, { where, order }, { page, per_page }) {
+      const ids = ex
+        .select({ id: table.id })
+        .from(table)
+        .where(where)
+        .orderBy(...order)
+        .limit(per_page)
+        .offset((page - 1) * per_page);
+      const [rows, total] = await Promise.all([
+        ex
+          .select(columns)
+          .from(table)
+          .where(inArray(table.id, ids))
+          .orderBy(...order),
+        totals.count(ex, table, where),
+      ]);
+      return { data: rows as R[], total, page, per_page };
+    },
+
+    async all(ex, order) {
+      const rows = await ex
+        .select(columns)
+        .from(table)
+        .orderBy(...order);
+      return rows as R[];
+    },
+
+    async insert(ex, slugBase, values) {
+      for (let attempt = 0; ; attempt++) {
+        const slug = await freeSlug(ex, slugBase || 'unnamed');
+        try {
+          // A savepoint, so a lost race does not abort the surrounding transaction.
+          const rows = await ex.transaction((sp) =>
+            sp
+              .insert(table)
+              .values({ ...values, slug })
+              .returning(columns),
+          );
+          return rows[0] as R;
+        } catch (error) {
+          const slugRace =
+            sqlState(error) === PG_UNIQUE_VIOLATION && violatedConstraint(error)?.endsWith('slug_unique');
+          // After a few lost races the unique violation goes up, where it becomes a 409.
+          if (!slugRace || attempt >= 4) throw error;
+        }
+      }
+    },
+
+    async update(ex, id, values) {
+      const rows = await ex
+        .update(table)
+        .set({ ...values, updated_at: sql`clock_timestamp()` })
+        .where(eq(table.id, id))
+        .returning(columns);
+      if (rows.length === 0) throw gone(id);
+      return rows[0] as R;
+    },
+
+    async remove(t, id) {
+      for (const hook of removeHooks) await hook(t, id);
+      let rows: unknown[];
+      try {
+        rows = await t.tx.delete(table).where(eq(table.id, id)).returning({ id: table.id });
+      } catch (error) {
+        throw stillReferenced(error) ?? error;
+      }
+      if (rows.length === 0) throw gone(id);
+    },
+
+    onRemove(hook) {
+      removeHooks.push(hook);
+    },
+  };
+  return repository;
+}
