@@ -12,14 +12,9 @@ import type { CatalogueTable } from '../db/catalogue-repository.js';
 import { companions, cultivarSuppliers, cultivars, families, species, suppliers } from '../db/tables.js';
 import { CreateCompanionSchema } from '../schema/companions.js';
 import { cultivarFields } from '../schema/cultivar-fields.js';
-import {
-  CreateCultivarSchema,
-  CreateCultivarSupplierSchema,
-  CultivarSupplierSchema,
-} from '../schema/cultivars.js';
-import { CreateFamilySchema } from '../schema/families.js';
-import type { Fields } from '../schema/fields.js';
-import { CreateSpeciesSchema } from '../schema/species.js';
+import { CreateCultivarSupplierSchema, CultivarSupplierSchema } from '../schema/cultivars.js';
+import { familyFields } from '../schema/families.js';
+import { createProps, type Fields } from '../schema/fields.js';
 import { speciesFields } from '../schema/species-fields.js';
 import { CreateSupplierSchema } from '../schema/suppliers.js';
 import { Nullable } from '../schema/types.js';
@@ -74,23 +69,18 @@ const slugRef = (target: string) =>
 
 type Props = Record<string, TSchema>;
 
-/** A catalogue's fields as optional, nullable record properties; uuid references become slugs. */
+/**
+ * A catalogue's fields as a create takes them, import-only fields included (required fields with
+ * their payload constraints, the others optional); uuid references become slugs.
+ */
 function catalogueProps(fields: Fields, references: Record<string, { field: string; target: string }> = {}) {
   const props: Props = {};
-  for (const [name, def] of Object.entries(fields)) {
+  for (const [name, schema] of Object.entries(createProps(fields, 'all'))) {
     if (NOT_INTERCHANGED.has(name)) continue;
     const reference = references[name];
-    props[reference?.field ?? name] = Type.Optional(
-      reference ? Nullable(slugRef(reference.target)) : Nullable(def.schema),
-    );
+    props[reference?.field ?? name] = reference ? Type.Optional(Nullable(slugRef(reference.target))) : schema;
   }
   return props;
-}
-
-/** The named properties of a create schema (its required fields keep their constraints). */
-function pick(schema: TObject, ...names: string[]): Props {
-  const props = schema.properties as Props;
-  return Object.fromEntries(names.map((name) => [name, props[name] as TSchema]));
 }
 
 /** Properties of a create schema without the uuid references it names. */
@@ -115,7 +105,7 @@ const kindList: Kind[] = [
     name: 'family',
     file: 'families',
     table: families,
-    schema: object({ slug: Slug, ...(CreateFamilySchema.properties as Props) }, 'A family.'),
+    schema: object({ slug: Slug, ...catalogueProps(familyFields) }, 'A family.'),
     references: [],
     identity: ['slug'],
     unordered: false,
@@ -128,7 +118,6 @@ const kindList: Kind[] = [
       {
         slug: Slug,
         family: slugRef('family'),
-        ...pick(CreateSpeciesSchema, 'name_scientific'),
         ...catalogueProps(speciesFields),
       },
       'A species; `family` is the family slug.',
@@ -154,7 +143,6 @@ const kindList: Kind[] = [
       {
         slug: Slug,
         species: slugRef('species'),
-        ...pick(CreateCultivarSchema, 'name', 'is_organic', 'perennial'),
         ...catalogueProps(cultivarFields, {
           rootstock_species_id: { field: 'rootstock_species', target: 'species' },
         }),

@@ -20,6 +20,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { cultivarFields } from '../schema/cultivar-fields.js';
+import { familyFields } from '../schema/families.js';
 import { columns } from '../schema/fields.js';
 import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../schema/guild-functions.js';
 import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
@@ -76,10 +77,7 @@ export const families = pgTable(
   {
     id: id(),
     slug: text().notNull().unique(),
-    name_scientific: text().notNull(),
-    name_en: text(),
-    name_de: text(),
-    description: text(),
+    ...columns(familyFields),
     created_at: createdAt(),
     updated_at: updatedAt(),
     search: tsvector().generatedAlwaysAs(
@@ -119,7 +117,6 @@ export const species = pgTable(
     family_id: uuid()
       .notNull()
       .references(() => families.id),
-    name_scientific: text().notNull(),
     ...columns(speciesFields),
     created_at: createdAt(),
     updated_at: updatedAt(),
@@ -178,9 +175,6 @@ export const cultivars = pgTable(
     species_id: uuid()
       .notNull()
       .references(() => species.id),
-    name: text().notNull(),
-    is_organic: boolean().notNull().default(false),
-    perennial: boolean().notNull().default(false),
     ...columns(cultivarFields),
     created_at: createdAt(),
     updated_at: updatedAt(),

@@ -4,7 +4,7 @@
  */
 
 import { uuid } from 'drizzle-orm/pg-core';
-import { bool, count, int, intList, num, str, strList } from './fields.js';
+import { bool, count, flag, int, intList, name, num, str, strList } from './fields.js';
 import { Uuid } from './types.js';
 
 const importOnly = { writable: false } as const;
@@ -13,6 +13,9 @@ const weeks = () => intList({ minimum: 1, maximum: 52, description: 'ISO week nu
 const days = (writable = false) => (writable ? count() : count(importOnly));
 
 export const cultivarFields = {
+  name: name(),
+  is_organic: flag(),
+  perennial: flag(),
   name_en: str({ maxLength: 300 }),
   name_de: str({ maxLength: 300 }),
   name_scientific: str({ maxLength: 300 }),

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { cultivarFields } from './cultivar-fields.js';
-import { payloadProps, recordProps } from './fields.js';
+import { createProps, payloadProps, recordProps } from './fields.js';
 import { Nullable, Paginated, Paging, Timestamp, Uuid } from './types.js';
 
 export const CultivarSchema = Type.Object(
@@ -8,9 +8,6 @@ export const CultivarSchema = Type.Object(
     id: Uuid,
     slug: Type.String(),
     species_id: Uuid,
-    name: Type.String(),
-    is_organic: Type.Boolean(),
-    perennial: Type.Boolean(),
     ...recordProps(cultivarFields),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -19,15 +16,10 @@ export const CultivarSchema = Type.Object(
 );
 export type Cultivar = Static<typeof CultivarSchema>;
 
-const Name = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
-
 export const CreateCultivarSchema = Type.Object(
   {
     species_id: Uuid,
-    name: Name,
-    is_organic: Type.Optional(Type.Boolean()),
-    perennial: Type.Optional(Type.Boolean()),
-    ...payloadProps(cultivarFields),
+    ...createProps(cultivarFields),
   },
   {
     additionalProperties: false,
@@ -49,9 +41,6 @@ export type CreateCultivar = Static<typeof CreateCultivarSchema>;
 export const UpdateCultivarSchema = Type.Object(
   {
     species_id: Type.Optional(Uuid),
-    name: Type.Optional(Name),
-    is_organic: Type.Optional(Type.Boolean()),
-    perennial: Type.Optional(Type.Boolean()),
     ...payloadProps(cultivarFields),
   },
   { additionalProperties: false },

@@ -18,10 +18,19 @@ import { Nullable, type TNullable } from './types.js';
 export interface FieldDef<S extends TSchema = TSchema, W extends boolean = boolean> {
   /** Schema of a non-null value. */
   readonly schema: S;
-  /** Column builder for the field (nullable unless the resource says otherwise). */
+  /** Column builder for the field (nullable unless `presence` says otherwise). */
   readonly column: () => PgColumnBuilderBase;
-  /** Whether the field is part of the create/update payload (spec section 2). */
+  /** Whether the field is part of the create/update payload. */
   readonly writable: W;
+  /**
+   * `optional` (the default): null when unknown, and may be left out of any payload. `required`:
+   * never null, and every create names it (with `input`'s constraints when they are stricter than
+   * what a stored record may hold). `defaulted`: never null; the database fills it when a create
+   * leaves it out.
+   */
+  readonly presence?: 'optional' | 'required' | 'defaulted';
+  /** Schema of a payload's value, where it differs from the record's. */
+  readonly input?: TSchema;
 }
 
 type Opts<W extends boolean> = { writable?: W; description?: string };
@@ -73,6 +82,30 @@ export function int<W extends boolean = true>(o: NumOpts<W> & { small?: boolean 
   } satisfies FieldDef;
 }
 
+/**
+ * A name every record has: never null, and a payload's name is 1–300 characters with at least one
+ * that is not white space.
+ */
+export function name() {
+  return {
+    schema: Type.String(),
+    input: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' }),
+    column: () => text().notNull(),
+    writable: true,
+    presence: 'required',
+  } as const satisfies FieldDef;
+}
+
+/** A yes/no flag that is false until set: never null, and left out of a create it is false. */
+export function flag(o: Opts<true> = {}) {
+  return {
+    schema: Type.Boolean(meta(o)),
+    column: () => boolean().notNull().default(false),
+    writable: true,
+    presence: 'defaulted',
+  } as const satisfies FieldDef;
+}
+
 /** A non-negative count (negative counts are rejected). */
 export const count = <W extends boolean = true>(o: Opts<W> = {}) => int<W>({ minimum: 0, ...o });
 
@@ -117,24 +150,48 @@ function range(o: { minimum?: number; maximum?: number }) {
 
 export type Fields = Record<string, FieldDef>;
 
-type NullableProps<F extends Fields> = { [K in keyof F]: TNullable<F[K]['schema']> };
-type OptionalNullableProps<F extends Fields> = { [K in keyof F]: TOptional<TNullable<F[K]['schema']>> };
+type NeverNull = { presence: 'required' | 'defaulted' };
+type RecordValue<D extends FieldDef> = D extends NeverNull ? D['schema'] : TNullable<D['schema']>;
+type InputSchema<D extends FieldDef> = D extends { input: infer I extends TSchema } ? I : D['schema'];
+type InputValue<D extends FieldDef> = D extends NeverNull ? InputSchema<D> : TNullable<InputSchema<D>>;
+type CreateValue<D extends FieldDef> = D extends { presence: 'required' }
+  ? InputValue<D>
+  : TOptional<InputValue<D>>;
+type RecordProps<F extends Fields> = { [K in keyof F]: RecordValue<F[K]> };
+type CreateProps<F extends Fields> = { [K in keyof F]: CreateValue<F[K]> };
+type UpdateProps<F extends Fields> = { [K in keyof F]: TOptional<InputValue<F[K]>> };
 type WritableKeys<F extends Fields> = { [K in keyof F]: F[K]['writable'] extends true ? K : never }[keyof F];
 
-/** Record properties: every field present, null when unknown. */
-export function recordProps<F extends Fields>(fields: F): NullableProps<F> {
-  return Object.fromEntries(
-    Object.entries(fields).map(([k, f]) => [k, Nullable(f.schema)]),
-  ) as NullableProps<F>;
+const neverNull = (f: FieldDef) => f.presence === 'required' || f.presence === 'defaulted';
+const recordValue = (f: FieldDef) => (neverNull(f) ? f.schema : Nullable(f.schema));
+const inputValue = (f: FieldDef) => (neverNull(f) ? (f.input ?? f.schema) : Nullable(f.input ?? f.schema));
+
+/** Record properties: every field present; an optional field is null when unknown. */
+export function recordProps<F extends Fields>(fields: F): RecordProps<F> {
+  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, recordValue(f)])) as RecordProps<F>;
 }
 
-/** Payload properties: writable fields only, each optional; null clears the field. */
-export function payloadProps<F extends Fields>(fields: F): OptionalNullableProps<Pick<F, WritableKeys<F>>> {
+/**
+ * Create properties of the given fields (`writableOnly`: the API's payload; otherwise every field,
+ * as bulk import takes them): required fields required, the others optional; null clears a field.
+ */
+export function createProps<F extends Fields>(fields: F): CreateProps<Pick<F, WritableKeys<F>>>;
+export function createProps<F extends Fields>(fields: F, all: 'all'): CreateProps<F>;
+export function createProps(fields: Fields, all?: 'all'): Record<string, TSchema> {
+  return Object.fromEntries(
+    Object.entries(fields)
+      .filter(([, f]) => all === 'all' || f.writable)
+      .map(([k, f]) => [k, f.presence === 'required' ? inputValue(f) : Type.Optional(inputValue(f))]),
+  );
+}
+
+/** Update properties: writable fields only, each optional; null clears an optional field. */
+export function payloadProps<F extends Fields>(fields: F): UpdateProps<Pick<F, WritableKeys<F>>> {
   return Object.fromEntries(
     Object.entries(fields)
       .filter(([, f]) => f.writable)
-      .map(([k, f]) => [k, Type.Optional(Nullable(f.schema))]),
-  ) as OptionalNullableProps<Pick<F, WritableKeys<F>>>;
+      .map(([k, f]) => [k, Type.Optional(inputValue(f))]),
+  ) as UpdateProps<Pick<F, WritableKeys<F>>>;
 }
 
 /** Drizzle columns for the fields, keyed (and named) by the field name. */

@@ -3,7 +3,7 @@
  * leaves out of the CreateSpecies payload; they are filled by bulk import only.
  */
 
-import { bool, count, int, num, oneOf, str, strList } from './fields.js';
+import { bool, count, int, name, num, oneOf, str, strList } from './fields.js';
 import { ZONE_RANGE_PATTERN } from './hardiness.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, SUCCESSION_STAGES, TOLERANCE_LEVELS } from './vocabularies.js';
 
@@ -14,6 +14,7 @@ const rating = (description: string) => int({ minimum: 0, maximum: 4, small: tru
 
 export const speciesFields = {
   // Names and texts
+  name_scientific: name(),
   name_en: str({ maxLength: 300 }),
   name_de: str({ maxLength: 300 }),
   other_names: strList({

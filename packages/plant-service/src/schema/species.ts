@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { payloadProps, recordProps } from './fields.js';
+import { createProps, payloadProps, recordProps } from './fields.js';
 import { HardinessZoneParam } from './hardiness-param.js';
 import { FacetCountsSchema, FacetsParam } from './species-facets.js';
 import { speciesFields } from './species-fields.js';
@@ -11,7 +11,6 @@ export const SpeciesSchema = Type.Object(
     id: Uuid,
     slug: Type.String(),
     family_id: Uuid,
-    name_scientific: Type.String(),
     ...recordProps(speciesFields),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -20,10 +19,8 @@ export const SpeciesSchema = Type.Object(
 );
 export type Species = Static<typeof SpeciesSchema>;
 
-const ScientificName = Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' });
-
 export const CreateSpeciesSchema = Type.Object(
-  { family_id: Uuid, name_scientific: ScientificName, ...payloadProps(speciesFields) },
+  { family_id: Uuid, ...createProps(speciesFields) },
   {
     additionalProperties: false,
     // From the starter dataset (data/species.jsonl); family_id is the id of family `apiaceae`.
@@ -51,7 +48,6 @@ export type CreateSpecies = Static<typeof CreateSpeciesSchema>;
 export const UpdateSpeciesSchema = Type.Object(
   {
     family_id: Type.Optional(Uuid),
-    name_scientific: Type.Optional(ScientificName),
     ...payloadProps(speciesFields),
   },
   { additionalProperties: false },
