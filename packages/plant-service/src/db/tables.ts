@@ -24,6 +24,7 @@ import { familyFields } from '../schema/families.js';
 import { columns } from '../schema/fields.js';
 import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../schema/guild-functions.js';
 import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
+import { identityFields, timestampFields } from '../schema/identity.js';
 import { speciesFields } from '../schema/species-fields.js';
 import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
 
@@ -75,11 +76,9 @@ const trigramIndex = (name: string, column: PgColumn) =>
 export const families = pgTable(
   'families',
   {
-    id: id(),
-    slug: text().notNull().unique(),
+    ...columns(identityFields),
     ...columns(familyFields),
-    created_at: createdAt(),
-    updated_at: updatedAt(),
+    ...columns(timestampFields),
     search: tsvector().generatedAlwaysAs(
       searchVector(['name_scientific', 'name_en', 'name_de'], ['description']),
     ),
@@ -112,14 +111,12 @@ const CULTIVAR_NAMES = ['name', 'name_en', 'name_de', 'other_names'];
 export const species = pgTable(
   'species',
   {
-    id: id(),
-    slug: text().notNull().unique(),
+    ...columns(identityFields),
     family_id: uuid()
       .notNull()
       .references(() => families.id),
     ...columns(speciesFields),
-    created_at: createdAt(),
-    updated_at: updatedAt(),
+    ...columns(timestampFields),
     search: tsvector().generatedAlwaysAs(
       searchVector(nameExpressions(SPECIES_NAMES), ['description', 'description_en', 'description_de']),
     ),
@@ -170,14 +167,12 @@ const CALENDAR_ARRAYS = (
 export const cultivars = pgTable(
   'cultivars',
   {
-    id: id(),
-    slug: text().notNull().unique(),
+    ...columns(identityFields),
     species_id: uuid()
       .notNull()
       .references(() => species.id),
     ...columns(cultivarFields),
-    created_at: createdAt(),
-    updated_at: updatedAt(),
+    ...columns(timestampFields),
     search: tsvector().generatedAlwaysAs(
       searchVector(nameExpressions(CULTIVAR_NAMES), ['description', 'description_en', 'description_de']),
     ),
@@ -198,16 +193,14 @@ export const cultivars = pgTable(
 export const suppliers = pgTable(
   'suppliers',
   {
-    id: id(),
-    slug: text().notNull().unique(),
+    ...columns(identityFields),
     name: text().notNull(),
     url: text(),
     is_organic: boolean().notNull().default(false),
     is_biodynamic: boolean().notNull().default(false),
     country: text(),
     notes: text(),
-    created_at: createdAt(),
-    updated_at: updatedAt(),
+    ...columns(timestampFields),
   },
   (t) => [index('suppliers_order_idx').on(t.name, t.id)],
 );

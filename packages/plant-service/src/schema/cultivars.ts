@@ -1,16 +1,15 @@
 import { type Static, Type } from 'typebox';
 import { cultivarFields } from './cultivar-fields.js';
 import { createProps, payloadProps, recordProps } from './fields.js';
+import { identityFields, timestampFields } from './identity.js';
 import { Nullable, Paginated, Paging, Timestamp, Uuid } from './types.js';
 
 export const CultivarSchema = Type.Object(
   {
-    id: Uuid,
-    slug: Type.String(),
+    ...recordProps(identityFields),
     species_id: Uuid,
     ...recordProps(cultivarFields),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...recordProps(timestampFields),
   },
   { $id: 'Cultivar', description: 'A cultivar. Every field is present; null when unknown.' },
 );

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { createProps, name, payloadProps, recordProps, str } from './fields.js';
-import { Paginated, Paging, Timestamp, Uuid } from './types.js';
+import { identityFields, timestampFields } from './identity.js';
+import { Paginated, Paging } from './types.js';
 
 /** The families' fields, declared once: the table and the schemas below are derived from them. */
 export const familyFields = {
@@ -12,11 +13,9 @@ export const familyFields = {
 
 export const FamilySchema = Type.Object(
   {
-    id: Uuid,
-    slug: Type.String(),
+    ...recordProps(identityFields),
     ...recordProps(familyFields),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...recordProps(timestampFields),
   },
   { $id: 'Family', description: 'A botanical family.' },
 );

@@ -194,10 +194,9 @@ export function payloadProps<F extends Fields>(fields: F): UpdateProps<Pick<F, W
   ) as UpdateProps<Pick<F, WritableKeys<F>>>;
 }
 
-/** Drizzle columns for the fields, keyed (and named) by the field name. */
-export function columns<F extends Fields>(fields: F): Record<keyof F, PgColumnBuilderBase> {
-  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.column()])) as Record<
-    keyof F,
-    PgColumnBuilderBase
-  >;
+/** Drizzle columns for the fields, keyed (and named) by the field name, each with its own type. */
+export function columns<F extends Fields>(fields: F): { [K in keyof F]: ReturnType<F[K]['column']> } {
+  return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.column()])) as {
+    [K in keyof F]: ReturnType<F[K]['column']>;
+  };
 }

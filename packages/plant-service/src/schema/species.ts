@@ -1,19 +1,18 @@
 import { type Static, Type } from 'typebox';
 import { createProps, payloadProps, recordProps } from './fields.js';
 import { HardinessZoneParam } from './hardiness-param.js';
+import { identityFields, timestampFields } from './identity.js';
 import { FacetCountsSchema, FacetsParam } from './species-facets.js';
 import { speciesFields } from './species-fields.js';
-import { Paginated, Paging, Timestamp, Uuid } from './types.js';
+import { Paginated, Paging, Uuid } from './types.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from './vocabularies.js';
 
 export const SpeciesSchema = Type.Object(
   {
-    id: Uuid,
-    slug: Type.String(),
+    ...recordProps(identityFields),
     family_id: Uuid,
     ...recordProps(speciesFields),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...recordProps(timestampFields),
   },
   { $id: 'Species', description: 'A species. Every field is present; null when unknown.' },
 );

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from './types.js';
+import { recordProps } from './fields.js';
+import { identityFields, timestampFields } from './identity.js';
+import { Nullable } from './types.js';
 
 const fields = {
   url: Type.String({ maxLength: 2_000, format: 'uri' }),
@@ -9,16 +11,14 @@ const fields = {
 
 export const SupplierSchema = Type.Object(
   {
-    id: Uuid,
-    slug: Type.String(),
+    ...recordProps(identityFields),
     name: Type.String(),
     url: Nullable(Type.String()),
     is_organic: Type.Boolean(),
     is_biodynamic: Type.Boolean({ description: 'Biodynamic certification (e.g. Demeter).' }),
     country: Nullable(fields.country),
     notes: Nullable(fields.notes),
-    created_at: Timestamp,
-    updated_at: Timestamp,
+    ...recordProps(timestampFields),
   },
   { $id: 'Supplier', description: 'A seed or plant supplier.' },
 );
