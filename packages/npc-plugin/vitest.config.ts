@@ -1,3 +1,4 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // Suites that start a Minecraft server, bots and child processes share 2 cores with other work: the
@@ -5,11 +6,15 @@ import { defineConfig } from 'vitest/config';
 const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 
 export default defineConfig({
+  // Workspace packages are tested from their TypeScript sources (the `source` export condition), not
+  // from their last build; the other conditions are Vitest's defaults.
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     maxWorkers: 2,
     reporters: ['default'],
     projects: [
       {
+        extends: true,
         test: {
           ...shared,
           name: 'unit',
@@ -20,6 +25,7 @@ export default defineConfig({
         },
       },
       {
+        extends: true,
         test: {
           ...shared,
           name: 'e2e',

@@ -1,7 +1,11 @@
+import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 // The API suite runs twice: once on PGlite, once on PostgreSQL.
 export default defineConfig({
+  // Workspace packages are tested from their TypeScript sources (the `source` export condition), not
+  // from their last build; the other conditions are Vitest's defaults.
+  ssr: { resolve: { conditions: ['source', ...defaultServerConditions.filter((c) => c !== 'module')] } },
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,

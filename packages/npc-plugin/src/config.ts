@@ -1,5 +1,6 @@
+import { ConfigError, type Env, envEnum, readEnv } from '@plants/common/env';
+import { Type } from 'typebox';
 import { TOOL_NAMES, type ToolName } from './core/tools/tool-schemas.js';
-import { StartupError } from './errors.js';
 
 /** Default system prompt; `NPC_SYSTEM_PROMPT` replaces it. */
 export const DEFAULT_SYSTEM_PROMPT =
@@ -56,192 +57,149 @@ export interface Config {
   readonly logLevel: string;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const USERNAME = '^[A-Za-z0-9_]{3,16}$';
+const int = (minimum: number, maximum: number, defaultValue: number) =>
+  Type.Integer({ minimum, maximum, default: defaultValue });
 
-/** Collects one problem per bad variable instead of stopping at the first. */
-class EnvReader {
-  readonly problems: string[] = [];
-  constructor(private readonly env: Env) {}
+/** Every variable the NPC reads but the two lists where "set but empty" means none (read below). */
+const EnvSchema = Type.Object({
+  MC_HOST: Type.String({ default: '127.0.0.1' }),
+  MC_PORT: int(1, 65535, 25565),
+  MC_VERSION: Type.String({
+    pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$',
+    default: '1.20.4',
+    expected: 'a version like 1.20.4',
+  }),
+  MC_USERNAME: Type.String({ pattern: USERNAME, default: 'NPC', expected: '3-16 letters, digits or _' }),
+  MC_AUTH: envEnum(['offline', 'microsoft'], 'offline'),
+  NPC_HTTP_HOST: Type.String({ default: '127.0.0.1' }),
+  // Unset: the web-server plugin's convention, the game port + 3.
+  NPC_HTTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+  NPC_ACCOUNTS_FILE: Type.String({ default: 'npc-accounts.json' }),
+  NPC_TLS_CERT: Type.Optional(Type.String()),
+  NPC_TLS_KEY: Type.Optional(Type.String()),
+  NPC_LOGIN_FAILURES_PER_MINUTE: int(1, 10_000, 5),
+  NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: int(1, 100_000, 30),
+  LLM_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]', expected: 'an http(s) URL' })),
+  LLM_MODEL: Type.String({ default: 'gpt-4o-mini' }),
+  LLM_API_KEY: Type.Optional(Type.String()),
+  LLM_TIMEOUT_MS: int(100, 300_000, 20_000),
+  LLM_MAX_RETRIES: int(0, 10, 2),
+  LLM_MAX_RESPONSE_BYTES: int(1024, 16_777_216, 262_144),
+  NPC_AUTO_SPAWN: Type.Boolean({ default: true }),
+  NPC_CHAT_RADIUS: int(1, 256, 16),
+  NPC_SYSTEM_PROMPT: Type.Optional(Type.String()),
+  NPC_MEMORY_TURNS: int(0, 50, 6),
+  NPC_REPLIES_PER_MINUTE: int(1, 600, 6),
+  NPC_IGNORED_PLAYERS: Type.Optional(Type.String()),
+  NPC_RECONNECT_MIN_MS: int(50, 600_000, 1000),
+  NPC_RECONNECT_MAX_MS: int(50, 3_600_000, 30_000),
+  NPC_CONNECT_TIMEOUT_MS: int(1000, 600_000, 30_000),
+  NPC_MOVE_TIMEOUT_MS: int(1000, 3_600_000, 60_000),
+  NPC_FOLLOW_TIMEOUT_MS: int(1000, 86_400_000, 1_800_000),
+  NPC_MAX_MOVE_DISTANCE: int(1, 10_000, 128),
+  NPC_WORLD_RADIUS_MAX: int(1, 256, 64),
+  NPC_REPLY_MAX_CHARS: int(1, 4000, 600),
+  NPC_REPLY_MAX_LINES: int(1, 20, 4),
+  NPC_LLM_CONCURRENCY: int(1, 64, 4),
+  NPC_LLM_DAILY_TOKENS: Type.Optional(Type.Integer({ minimum: 1, maximum: 1e12 })),
+  LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
+});
 
-  private raw(name: string): string | undefined {
-    const value = this.env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  }
-
-  string(name: string, fallback: string, pattern?: RegExp, hint?: string): string {
-    const value = this.raw(name) ?? fallback;
-    if (pattern && !pattern.test(value)) this.problems.push(`${name}=${JSON.stringify(value)}: ${hint}`);
-    return value;
-  }
-
-  /** A comma-separated list; null when unset, [] when set to the empty string. */
-  list(name: string): string[] | null {
-    const value = this.env[name];
-    if (value === undefined) return null;
-    return value
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item !== '');
-  }
-
-  optional(name: string): string | null {
-    return this.raw(name) ?? null;
-  }
-
-  int(name: string, fallback: number, min: number, max: number): number {
-    const value = this.raw(name);
-    if (value === undefined) return fallback;
-    const parsed = Number(value);
-    if (!/^-?\d+$/.test(value) || parsed < min || parsed > max) {
-      this.problems.push(`${name}=${JSON.stringify(value)}: must be an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return parsed;
-  }
-
-  bool(name: string, fallback: boolean): boolean {
-    const value = this.raw(name)?.toLowerCase();
-    if (value === undefined) return fallback;
-    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
-    if (['0', 'false', 'no', 'off'].includes(value)) return false;
-    this.problems.push(`${name}=${JSON.stringify(value)}: must be true or false`);
-    return fallback;
-  }
-
-  oneOf<T extends string>(name: string, fallback: T, allowed: readonly T[]): T {
-    const value = this.raw(name) ?? fallback;
-    if (!(allowed as readonly string[]).includes(value)) {
-      this.problems.push(`${name}=${JSON.stringify(value)}: must be one of ${allowed.join(', ')}`);
-      return fallback;
-    }
-    return value as T;
-  }
-
-  url(name: string): string | null {
-    const value = this.raw(name);
-    if (value === undefined) return null;
-    try {
-      const url = new URL(value);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http');
-      return value.replace(/\/+$/, '');
-    } catch {
-      this.problems.push(`${name}=${JSON.stringify(value)}: must be an http(s) URL`);
-      return null;
-    }
-  }
+/** A comma-separated list; null when unset, [] when set to the empty string. */
+function list(env: Env, name: string): string[] | null {
+  const value = env[name];
+  if (value === undefined) return null;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }
 
-const USERNAME = /^[A-Za-z0-9_]{3,16}$/;
-
-/** Reads and validates the environment; throws a StartupError listing every bad value. */
+/** Reads and validates the environment; throws a ConfigError listing every bad value. */
 export function loadConfig(env: Env = process.env): Config {
-  const read = new EnvReader(env);
-  const mcPort = read.int('MC_PORT', 25565, 1, 65535);
-  const cert = read.optional('NPC_TLS_CERT');
-  const key = read.optional('NPC_TLS_KEY');
-  if ((cert === null) !== (key === null)) {
-    read.problems.push('NPC_TLS_CERT and NPC_TLS_KEY: set both or neither');
+  const { values: read, problems } = readEnv(EnvSchema, env);
+  const player = new RegExp(USERNAME);
+  const cert = read.NPC_TLS_CERT ?? null;
+  const key = read.NPC_TLS_KEY ?? null;
+  if ((cert === null) !== (key === null)) problems.push('NPC_TLS_CERT and NPC_TLS_KEY: set both or neither');
+  if (read.NPC_RECONNECT_MAX_MS < read.NPC_RECONNECT_MIN_MS) {
+    problems.push('NPC_RECONNECT_MAX_MS: must not be smaller than NPC_RECONNECT_MIN_MS');
   }
-  const reconnectMinMs = read.int('NPC_RECONNECT_MIN_MS', 1000, 50, 600_000);
-  const reconnectMaxMs = read.int('NPC_RECONNECT_MAX_MS', 30_000, 50, 3_600_000);
-  if (reconnectMaxMs < reconnectMinMs) {
-    read.problems.push('NPC_RECONNECT_MAX_MS: must not be smaller than NPC_RECONNECT_MIN_MS');
-  }
-  const loginFailuresPerMinute = read.int('NPC_LOGIN_FAILURES_PER_MINUTE', 5, 1, 10_000);
-  const loginFailuresPerAddressPerMinute = read.int(
-    'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
-    30,
-    1,
-    100_000,
-  );
-  if (loginFailuresPerAddressPerMinute < loginFailuresPerMinute) {
-    read.problems.push(
+  if (read.NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE < read.NPC_LOGIN_FAILURES_PER_MINUTE) {
+    problems.push(
       'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: must not be smaller than NPC_LOGIN_FAILURES_PER_MINUTE',
     );
   }
-  const ignored = (read.optional('NPC_IGNORED_PLAYERS') ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  for (const name of ignored) {
-    if (!USERNAME.test(name))
-      read.problems.push(`NPC_IGNORED_PLAYERS: ${JSON.stringify(name)} is not a player name`);
+  if (read.LLM_BASE_URL !== undefined && !URL.canParse(read.LLM_BASE_URL)) {
+    problems.push(
+      `LLM_BASE_URL: ${JSON.stringify(read.LLM_BASE_URL)} is not valid (expected an http(s) URL)`,
+    );
   }
-
-  const tools = read.list('NPC_TOOLS') ?? [...TOOL_NAMES];
+  const ignored = list(env, 'NPC_IGNORED_PLAYERS') ?? [];
+  for (const name of ignored) {
+    if (!player.test(name))
+      problems.push(`NPC_IGNORED_PLAYERS: ${JSON.stringify(name)} is not a player name`);
+  }
+  const tools = list(env, 'NPC_TOOLS') ?? [...TOOL_NAMES];
   for (const tool of tools) {
     if (!(TOOL_NAMES as readonly string[]).includes(tool))
-      read.problems.push(`NPC_TOOLS: ${JSON.stringify(tool)} is not one of ${TOOL_NAMES.join(', ')}`);
+      problems.push(`NPC_TOOLS: ${JSON.stringify(tool)} is not one of ${TOOL_NAMES.join(', ')}`);
   }
-  const toolPlayers = read.list('NPC_TOOL_PLAYERS');
+  const toolPlayers = list(env, 'NPC_TOOL_PLAYERS');
   for (const name of toolPlayers ?? []) {
-    if (!USERNAME.test(name))
-      read.problems.push(`NPC_TOOL_PLAYERS: ${JSON.stringify(name)} is not a player name`);
+    if (!player.test(name)) problems.push(`NPC_TOOL_PLAYERS: ${JSON.stringify(name)} is not a player name`);
   }
-  const dailyTokens =
-    read.optional('NPC_LLM_DAILY_TOKENS') === null ? null : read.int('NPC_LLM_DAILY_TOKENS', 0, 1, 1e12);
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const config: Config = {
     minecraft: {
-      host: read.string('MC_HOST', '127.0.0.1'),
-      port: mcPort,
-      version: read.string('MC_VERSION', '1.20.4', /^1\.\d{1,2}(\.\d{1,2})?$/, 'must look like 1.20.4'),
-      username: read.string('MC_USERNAME', 'NPC', USERNAME, 'must be 3-16 letters, digits or _'),
-      auth: read.oneOf('MC_AUTH', 'offline', ['offline', 'microsoft'] as const),
+      host: read.MC_HOST,
+      port: read.MC_PORT,
+      version: read.MC_VERSION,
+      username: read.MC_USERNAME,
+      auth: read.MC_AUTH,
     },
     http: {
-      host: read.string('NPC_HTTP_HOST', '127.0.0.1'),
-      // The web-server plugin listens on the game port + 3; 0 asks for an ephemeral port.
-      port: read.int('NPC_HTTP_PORT', Math.min(mcPort + 3, 65535), 0, 65535),
-      accountsFile: read.string('NPC_ACCOUNTS_FILE', 'npc-accounts.json'),
+      host: read.NPC_HTTP_HOST,
+      port: read.NPC_HTTP_PORT ?? Math.min(read.MC_PORT + 3, 65535),
+      accountsFile: read.NPC_ACCOUNTS_FILE,
       tls: cert !== null && key !== null ? { cert, key } : null,
-      loginFailuresPerMinute,
-      loginFailuresPerAddressPerMinute,
+      loginFailuresPerMinute: read.NPC_LOGIN_FAILURES_PER_MINUTE,
+      loginFailuresPerAddressPerMinute: read.NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
     },
     llm: {
-      baseUrl: read.url('LLM_BASE_URL'),
-      model: read.string('LLM_MODEL', 'gpt-4o-mini'),
-      apiKey: read.optional('LLM_API_KEY'),
-      timeoutMs: read.int('LLM_TIMEOUT_MS', 20_000, 100, 300_000),
-      maxRetries: read.int('LLM_MAX_RETRIES', 2, 0, 10),
-      maxResponseBytes: read.int('LLM_MAX_RESPONSE_BYTES', 262_144, 1024, 16_777_216),
+      baseUrl: read.LLM_BASE_URL?.replace(/\/+$/, '') ?? null,
+      model: read.LLM_MODEL,
+      apiKey: read.LLM_API_KEY ?? null,
+      timeoutMs: read.LLM_TIMEOUT_MS,
+      maxRetries: read.LLM_MAX_RETRIES,
+      maxResponseBytes: read.LLM_MAX_RESPONSE_BYTES,
     },
     npc: {
-      autoSpawn: read.bool('NPC_AUTO_SPAWN', true),
-      chatRadius: read.int('NPC_CHAT_RADIUS', 16, 1, 256),
-      systemPrompt: read.optional('NPC_SYSTEM_PROMPT') ?? DEFAULT_SYSTEM_PROMPT,
-      memoryTurns: read.int('NPC_MEMORY_TURNS', 6, 0, 50),
-      repliesPerMinute: read.int('NPC_REPLIES_PER_MINUTE', 6, 1, 600),
-      ignoredPlayers: Object.freeze(ignored),
-      reconnectMinMs,
-      reconnectMaxMs,
-      connectTimeoutMs: read.int('NPC_CONNECT_TIMEOUT_MS', 30_000, 1000, 600_000),
-      moveTimeoutMs: read.int('NPC_MOVE_TIMEOUT_MS', 60_000, 1000, 3_600_000),
-      followTimeoutMs: read.int('NPC_FOLLOW_TIMEOUT_MS', 1_800_000, 1000, 86_400_000),
-      maxMoveDistance: read.int('NPC_MAX_MOVE_DISTANCE', 128, 1, 10_000),
-      worldRadiusMax: read.int('NPC_WORLD_RADIUS_MAX', 64, 1, 256),
-      tools: Object.freeze(
-        [...new Set(tools)].filter((tool): tool is ToolName =>
-          (TOOL_NAMES as readonly string[]).includes(tool),
-        ),
-      ),
-      toolPlayers: toolPlayers === null ? null : Object.freeze(toolPlayers),
-      replyMaxChars: read.int('NPC_REPLY_MAX_CHARS', 600, 1, 4000),
-      replyMaxLines: read.int('NPC_REPLY_MAX_LINES', 4, 1, 20),
-      llmConcurrency: read.int('NPC_LLM_CONCURRENCY', 4, 1, 64),
-      llmDailyTokens: dailyTokens,
+      autoSpawn: read.NPC_AUTO_SPAWN,
+      chatRadius: read.NPC_CHAT_RADIUS,
+      systemPrompt: read.NPC_SYSTEM_PROMPT ?? DEFAULT_SYSTEM_PROMPT,
+      memoryTurns: read.NPC_MEMORY_TURNS,
+      repliesPerMinute: read.NPC_REPLIES_PER_MINUTE,
+      ignoredPlayers: ignored,
+      reconnectMinMs: read.NPC_RECONNECT_MIN_MS,
+      reconnectMaxMs: read.NPC_RECONNECT_MAX_MS,
+      connectTimeoutMs: read.NPC_CONNECT_TIMEOUT_MS,
+      moveTimeoutMs: read.NPC_MOVE_TIMEOUT_MS,
+      followTimeoutMs: read.NPC_FOLLOW_TIMEOUT_MS,
+      maxMoveDistance: read.NPC_MAX_MOVE_DISTANCE,
+      worldRadiusMax: read.NPC_WORLD_RADIUS_MAX,
+      tools: [...new Set(tools)] as ToolName[],
+      toolPlayers,
+      replyMaxChars: read.NPC_REPLY_MAX_CHARS,
+      replyMaxLines: read.NPC_REPLY_MAX_LINES,
+      llmConcurrency: read.NPC_LLM_CONCURRENCY,
+      llmDailyTokens: read.NPC_LLM_DAILY_TOKENS ?? null,
     },
-    logLevel: read.oneOf('LOG_LEVEL', 'info', [
-      'fatal',
-      'error',
-      'warn',
-      'info',
-      'debug',
-      'trace',
-      'silent',
-    ] as const),
+    logLevel: read.LOG_LEVEL,
   };
-  if (read.problems.length > 0) throw new StartupError(read.problems, 'Invalid configuration');
   return deepFreeze(config);
 }
 

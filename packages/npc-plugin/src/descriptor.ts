@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { StartupError } from './errors.js';
+import { ConfigError } from './errors.js';
 
 /** The build-time placeholder of the descriptor's version. */
 // biome-ignore lint/suspicious/noTemplateCurlyInString: this is the literal placeholder text, not a template.
@@ -63,7 +63,7 @@ export function validateDescriptor(value: unknown, source: string): PluginDescri
       if (error.keyword === 'boolean') continue; // repeated by the additionalProperties error
       problems.push(`${error.instancePath || '(root)'} ${error.message}`);
     }
-    throw new StartupError(problems, `Invalid plugin descriptor ${source}`);
+    throw new ConfigError(problems, `Invalid plugin descriptor ${source}`);
   }
   if (value.version === VERSION_PLACEHOLDER || value.version.includes('${')) {
     problems.push(`/version is still the build placeholder ${value.version}; run "npm run build"`);
@@ -76,7 +76,7 @@ export function validateDescriptor(value: unknown, source: string): PluginDescri
   const unknown = value.permissions.filter((node) => !expected.includes(node));
   if (missing.length > 0) problems.push(`/permissions is missing ${missing.join(', ')}`);
   if (unknown.length > 0) problems.push(`/permissions has unknown nodes ${unknown.join(', ')}`);
-  if (problems.length > 0) throw new StartupError(problems, `Invalid plugin descriptor ${source}`);
+  if (problems.length > 0) throw new ConfigError(problems, `Invalid plugin descriptor ${source}`);
   return Object.freeze({
     ...value,
     dependencies: Object.freeze([...value.dependencies]) as string[],
@@ -92,13 +92,13 @@ export async function loadDescriptor(file: string): Promise<PluginDescriptor> {
   } catch (cause) {
     const reason =
       (cause as NodeJS.ErrnoException).code === 'ENOENT' ? 'not found; run "npm run build"' : String(cause);
-    throw new StartupError([`${file}: ${reason}`], 'Cannot load the plugin descriptor');
+    throw new ConfigError([`${file}: ${reason}`], 'Cannot load the plugin descriptor');
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (cause) {
-    throw new StartupError(
+    throw new ConfigError(
       [`${file}: not JSON (${(cause as Error).message})`],
       'Cannot load the plugin descriptor',
     );
@@ -110,7 +110,7 @@ export async function loadDescriptor(file: string): Promise<PluginDescriptor> {
 export function fillDescriptorVersion(sourceText: string, version: string): string {
   const source = JSON.parse(sourceText) as Record<string, unknown>;
   if (source.version !== VERSION_PLACEHOLDER) {
-    throw new StartupError(
+    throw new ConfigError(
       [`version must be the placeholder ${VERSION_PLACEHOLDER} in the source`],
       'plugin.json',
     );

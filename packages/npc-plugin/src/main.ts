@@ -8,7 +8,7 @@ import pino from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig } from './config.js';
 import { loadDescriptor } from './descriptor.js';
-import { StartupError } from './errors.js';
+import { ConfigError } from './errors.js';
 import { loadAccounts } from './web-server/accounts.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -35,7 +35,7 @@ export async function main(): Promise<void> {
     );
     app.npc.start();
   } catch (error) {
-    if (error instanceof StartupError) {
+    if (error instanceof ConfigError) {
       console.error(error.message);
       process.exit(1);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SYSTEM_PROMPT, loadConfig } from '../src/config.js';
-import { StartupError } from '../src/errors.js';
+import { ConfigError } from '../src/errors.js';
 
 describe('configuration from the environment', () => {
   it('has documented defaults, with the HTTP port at the Minecraft port + 3', () => {
@@ -89,21 +89,21 @@ describe('configuration from the environment', () => {
           NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: '5',
         });
       } catch (e) {
-        return (e as StartupError).problems.map((p) => p.split(/[=: ]/)[0]);
+        return (e as ConfigError).problems.map((p) => p.split(/[=: ]/)[0]);
       }
       return [];
     })();
-    expect(problems).toEqual([
+    expect(problems.sort()).toEqual([
+      'NPC_LLM_CONCURRENCY',
+      'NPC_LLM_DAILY_TOKENS',
       'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE',
       'NPC_TOOLS',
       'NPC_TOOL_PLAYERS',
-      'NPC_LLM_DAILY_TOKENS',
-      'NPC_LLM_CONCURRENCY',
     ]);
   });
 
   it('names every bad value in one error', () => {
-    let error: StartupError | undefined;
+    let error: ConfigError | undefined;
     try {
       loadConfig({
         MC_PORT: 'eighty',
@@ -118,9 +118,9 @@ describe('configuration from the environment', () => {
         NPC_RECONNECT_MAX_MS: '1000',
       });
     } catch (e) {
-      error = e as StartupError;
+      error = e as ConfigError;
     }
-    expect(error).toBeInstanceOf(StartupError);
+    expect(error).toBeInstanceOf(ConfigError);
     const names = error!.problems.map((p) => p.split(/[=: ]/)[0]);
     expect(names).toEqual(
       expect.arrayContaining([
@@ -136,5 +136,13 @@ describe('configuration from the environment', () => {
       ]),
     );
     expect(error!.message).toMatch(/^Invalid configuration:\n {2}- /);
+    expect(error!.problems).toContain('MC_PORT: "eighty" is not valid (expected an integer from 1 to 65535)');
+    expect(error!.problems).toContain('MC_VERSION: "latest" is not valid (expected a version like 1.20.4)');
+  });
+
+  it('takes a malformed gateway URL as a bad value, not a crash', () => {
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://[nope' })).toThrow(
+      /LLM_BASE_URL: "http:\/\/\[nope" is not valid/,
+    );
   });
 });

@@ -8,7 +8,7 @@ import {
   VERSION_PLACEHOLDER,
   validateDescriptor,
 } from '../src/descriptor.js';
-import { StartupError } from '../src/errors.js';
+import { ConfigError } from '../src/errors.js';
 import { packageRoot } from './helpers/npc-process.js';
 
 const source = await readFile(join(packageRoot, 'plugin.json'), 'utf8');
@@ -47,8 +47,8 @@ describe('plugin descriptor', () => {
 
   it('refuses an unbuilt descriptor, naming the placeholder', async () => {
     const error = await loadDescriptor(await write(source)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StartupError);
-    expect((error as StartupError).problems.join()).toMatch(/version is still the build placeholder/);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems.join()).toMatch(/version is still the build placeholder/);
   });
 
   it('lists every problem of a bad descriptor', () => {
@@ -63,7 +63,7 @@ describe('plugin descriptor', () => {
       try {
         validateDescriptor(bad, 'bad');
       } catch (e) {
-        return e as StartupError;
+        return e as ConfigError;
       }
     })();
     expect(error?.problems.some((p) => p.startsWith('/id'))).toBe(true);
@@ -74,7 +74,7 @@ describe('plugin descriptor', () => {
       try {
         validateDescriptor(wrongNodes, 'nodes');
       } catch (e) {
-        return (e as StartupError).problems;
+        return (e as ConfigError).problems;
       }
       return [];
     })();

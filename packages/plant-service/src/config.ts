@@ -3,14 +3,11 @@
  * Every variable is documented in the root README.
  */
 import path from 'node:path';
+import { ConfigError, envEnum, readEnv } from '@plants/common/env';
 import { type Static, Type } from 'typebox';
-import { Value } from 'typebox/value';
 import { type AuthConfig, AuthEnv, deriveAuthConfig } from './auth/auth-config.js';
 import { WRITE_ACCESS } from './auth/auth-settings.js';
 import { deriveStorageConfig, type StorageConfig, StorageEnv } from './storage/storage-config.js';
-
-const Enum = <const V extends readonly string[]>(values: V, def: V[number]) =>
-  Type.Unsafe<V[number]>({ type: 'string', enum: [...values], default: def });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -21,8 +18,8 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DEMO_DATA: Type.Boolean({ default: true }),
-  LOG_LEVEL: Enum(LOG_LEVELS, 'info'),
-  WRITE_ACCESS: Enum(WRITE_ACCESS, 'any-user'),
+  LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
+  WRITE_ACCESS: envEnum(WRITE_ACCESS, 'any-user'),
   SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
@@ -58,24 +55,13 @@ export interface Config {
   readonly storage: StorageConfig;
 }
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 const DAY_MS = 86_400_000;
 
 /** Reads and validates the configuration; throws ConfigError naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const raw: Record<string, unknown> = {};
-  for (const key of Object.keys(EnvSchema.properties)) {
-    const value = env[key];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  const parsed = Value.Default(EnvSchema, Value.Convert(EnvSchema, raw)) as Env;
-  const problems = describeErrors(parsed, raw);
+  const { values: parsed, problems } = readEnv(EnvSchema, env);
   if (parsed.SESSION_MAX_DAYS < parsed.SESSION_IDLE_DAYS) {
     problems.push('SESSION_MAX_DAYS: must not be shorter than SESSION_IDLE_DAYS');
   }
@@ -104,20 +90,4 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     auth,
     storage,
   });
-}
-
-function describeErrors(parsed: Env, raw: Record<string, unknown>): string[] {
-  const seen = new Set<string>();
-  const problems: string[] = [];
-  for (const error of Value.Errors(EnvSchema, parsed)) {
-    const key = error.instancePath.slice(1);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const schema = (EnvSchema.properties as Record<string, { enum?: string[]; type?: string }>)[key];
-    const expected = schema?.enum
-      ? `one of ${schema.enum.join(', ')}`
-      : error.message.replace(/^must be /, '');
-    problems.push(`${key}: ${JSON.stringify(String(raw[key]))} is not valid (expected ${expected})`);
-  }
-  return problems;
 }

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { StartupError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { createAccount } from '../web-server/accounts.js';
 
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<string> {
@@ -25,7 +25,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<strin
   });
   const [username] = positionals;
   if (!username || positionals.length > 1) {
-    throw new StartupError(
+    throw new ConfigError(
       ['usage: <username> [--permission <node>]... [--group <group>]... [--file <path>]'],
       'create-account',
     );
@@ -53,7 +53,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   run(process.argv.slice(2), process.env).then(
     (text) => console.log(text),
     (error: unknown) => {
-      console.error(error instanceof StartupError ? error.message : error);
+      console.error(error instanceof ConfigError ? error.message : error);
       process.exit(1);
     },
   );

@@ -1,5 +1,5 @@
-import { UnavailableError } from '../errors.js';
-import { backoffDelay } from './backoff.js';
+import { backoffDelay } from '@plants/common/backoff';
+import { ServiceUnavailable } from '../errors.js';
 import { connecting } from './behaviours/connecting.js';
 import type { GameAdapter } from './game.js';
 import type { BehaviourStateMachine } from './state-machine.js';
@@ -86,14 +86,14 @@ export class ConnectionSupervisor {
 
   /**
    * Connects now (skipping any backoff wait) and resolves once the NPC is in the world; rejects with
-   * UnavailableError when this attempt fails (the supervisor keeps retrying in the background).
+   * ServiceUnavailable when this attempt fails (the supervisor keeps retrying in the background).
    */
   async connectNow(): Promise<void> {
     this.#wanted = true;
     if (this.#connectedSince !== null) return;
     const attempt = this.#attempt ?? this.#run();
     await attempt.catch((error: unknown) => {
-      throw new UnavailableError(`could not join the game server: ${(error as Error).message}`);
+      throw new ServiceUnavailable(`could not join the game server: ${(error as Error).message}`);
     });
   }
 
@@ -155,7 +155,10 @@ export class ConnectionSupervisor {
   #schedule(): void {
     if (!this.#wanted || this.#shutdown.signal.aborted) return;
     this.#clearTimer();
-    const delay = backoffDelay(this.#attempts + 1, this.options.minDelayMs, this.options.maxDelayMs);
+    const delay = backoffDelay(this.#attempts + 1, {
+      firstMs: this.options.minDelayMs,
+      maxMs: this.options.maxDelayMs,
+    });
     this.#nextAttemptAt = Date.now() + delay;
     this.#timer = setTimeout(() => {
       this.#timer = null;

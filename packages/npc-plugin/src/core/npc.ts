@@ -1,4 +1,4 @@
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.js';
+import { Conflict, invalidField, NotFound } from '../errors.js';
 import { withDeadline } from '../shared/deadline.js';
 import { type EmoteParams, emoting } from './behaviours/emoting.js';
 import { following } from './behaviours/following.js';
@@ -239,7 +239,7 @@ export class Npc implements NpcActions {
     }
     if (command.kind === 'follow') {
       if (!this.game.locate({ player: command.player })) {
-        throw new NotFoundError(`player ${command.player} is not in view`);
+        throw new NotFound(`player ${command.player} is not in view`);
       }
       const { goal } = await this.machine.start(following, {
         player: command.player,
@@ -261,7 +261,7 @@ export class Npc implements NpcActions {
   async say(message: string): Promise<{ state: NpcState; lines: string[] }> {
     this.#requireSpawned();
     const lines = splitChat(message, this.game.chatLimit);
-    if (lines.length === 0) throw new BadRequestError('message', 'must contain visible text');
+    if (lines.length === 0) throw invalidField('message', 'must contain visible text');
     this.#outbox.enqueue(lines);
     this.events.publish('reply', { player: null, lines, whisper: false });
     await this.#startTalking('chat');
@@ -273,7 +273,7 @@ export class Npc implements NpcActions {
     this.#requireSpawned();
     const state = this.machine.state;
     if (state === 'moving' || state === 'following' || state === 'emoting') {
-      throw new ConflictError(`cannot look while ${state}; stop first`, state);
+      throw new Conflict(`cannot look while ${state}; stop first`, { state });
     }
     this.#requireVisible(target, 'target');
     await this.game.look(target);
@@ -361,15 +361,15 @@ export class Npc implements NpcActions {
 
   #requireSpawned(): void {
     if (!this.#spawned())
-      throw new ConflictError('the NPC is not in the world; POST /spawn first', this.machine.state);
+      throw new Conflict('the NPC is not in the world; POST /spawn first', { state: this.machine.state });
   }
 
   #requireVisible(target: LookTarget, field: string): void {
     if (target.kind === 'player' && !this.game.locate({ player: target.name })) {
-      throw new NotFoundError(`${field}: player ${target.name} is not in view`);
+      throw new NotFound(`${field}: player ${target.name} is not in view`);
     }
     if (target.kind === 'entity' && !this.game.locate({ entity: target.id })) {
-      throw new NotFoundError(`${field}: entity ${target.id} is not in view`);
+      throw new NotFound(`${field}: entity ${target.id} is not in view`);
     }
   }
 
@@ -377,7 +377,7 @@ export class Npc implements NpcActions {
     if (!this.game.isConnected()) return;
     const away = distance(this.game.self().position, position);
     if (away > this.options.maxMoveDistance) {
-      throw new BadRequestError(
+      throw invalidField(
         'x',
         `target is ${Math.round(away)} blocks away; the limit is ${this.options.maxMoveDistance}`,
       );

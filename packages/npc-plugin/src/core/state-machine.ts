@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors.js';
+import { Conflict } from '../errors.js';
 import { deadline } from '../shared/deadline.js';
 import type { GameAdapter } from './game.js';
 
@@ -134,7 +134,7 @@ export class BehaviourStateMachine {
     if (state === 'offline') this.#running?.controller.abort(new StopReason('disconnected'));
     if (state === this.#state) return;
     if (!canTransition(this.#state, state)) {
-      throw new ConflictError(`cannot go from ${this.#state} to ${state}`, this.#state);
+      throw new Conflict(`cannot go from ${this.#state} to ${state}`, { state: this.#state });
     }
     this.#set(state);
   }
@@ -171,13 +171,13 @@ export class BehaviourStateMachine {
     if (ticket !== this.#stops) return this.#cancelledBeforeStart(behaviour, params);
     const from = this.#state;
     if (!canTransition(from, behaviour.state)) {
-      throw new ConflictError(`cannot start ${behaviour.kind} while ${from}`, from);
+      throw new Conflict(`cannot start ${behaviour.kind} while ${from}`, { state: from });
     }
     const previous = this.#running;
     if (previous) {
       previous.controller.abort(new StopReason('preempted'));
       await settleWithin(previous.done, RELEASE_TIMEOUT_MS);
-      if (this.#state === 'offline') throw new ConflictError('the NPC went offline', 'offline');
+      if (this.#state === 'offline') throw new Conflict('the NPC went offline', { state: 'offline' });
       if (ticket !== this.#stops) return this.#cancelledBeforeStart(behaviour, params);
     }
     const controller = new AbortController();

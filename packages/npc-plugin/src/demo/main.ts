@@ -11,7 +11,7 @@ import { startLocalServer } from '../adapters/minecraft/local-server/local-serve
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { loadDescriptor } from '../descriptor.js';
-import { StartupError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { createAccount, loadAccounts } from '../web-server/accounts.js';
 
 const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -81,6 +81,6 @@ async function demo(): Promise<void> {
 }
 
 demo().catch((error: unknown) => {
-  console.error(error instanceof StartupError ? error.message : error);
+  console.error(error instanceof ConfigError ? error.message : error);
   process.exit(1);
 });

@@ -1,7 +1,7 @@
 import { EMOTES_WITH_TARGET, type EmoteName } from '../core/emotes.js';
 import type { LookTarget, Position } from '../core/game.js';
 import type { MoveCommand } from '../core/npc.js';
-import { BadRequestError } from '../errors.js';
+import { invalidField } from '../errors.js';
 import { FOLLOW_DISTANCE, MOVE_RANGE, positionOf } from '../shared/fields.js';
 import type { LookBody, MoveBody, SpawnBody, Target } from './schemas.js';
 
@@ -21,11 +21,11 @@ export function moveCommand(body: MoveBody): MoveCommand {
     body.stop ? 'stop' : null,
   ].filter((mode): mode is string => mode !== null);
   if (modes.length !== 1) {
-    throw new BadRequestError(modes[1] ?? 'body', 'give exactly one of x/y/z, follow or stop');
+    throw invalidField(modes[1] ?? 'body', 'give exactly one of x/y/z, follow or stop');
   }
-  if (body.range !== undefined && !position) throw new BadRequestError('range', 'only goes with x/y/z');
+  if (body.range !== undefined && !position) throw invalidField('range', 'only goes with x/y/z');
   if (body.distance !== undefined && body.follow === undefined)
-    throw new BadRequestError('distance', 'only goes with follow');
+    throw invalidField('distance', 'only goes with follow');
   if (position) return { kind: 'position', position, range: body.range ?? MOVE_RANGE.default };
   if (body.follow !== undefined)
     return { kind: 'follow', player: body.follow, distance: body.distance ?? FOLLOW_DISTANCE.default };
@@ -40,7 +40,7 @@ export function targetOf(body: Target, field: string): LookTarget | null {
     body.entity_id !== undefined ? 'entity_id' : null,
   ].filter((mode): mode is string => mode !== null);
   if (modes.length > 1)
-    throw new BadRequestError(`${field}.${modes[1]}`, 'give only one of x/y/z, player or entity_id');
+    throw invalidField(`${field}.${modes[1]}`, 'give only one of x/y/z, player or entity_id');
   if (position) return { kind: 'position', position };
   if (body.player !== undefined) return { kind: 'player', name: body.player };
   if (body.entity_id !== undefined) return { kind: 'entity', id: body.entity_id };
@@ -52,10 +52,10 @@ export function lookTarget(body: LookBody): LookTarget {
   const target = targetOf(rest, 'body');
   const angles = yaw !== undefined || pitch !== undefined;
   if (target && angles)
-    throw new BadRequestError(yaw !== undefined ? 'yaw' : 'pitch', 'give either a target or yaw and pitch');
+    throw invalidField(yaw !== undefined ? 'yaw' : 'pitch', 'give either a target or yaw and pitch');
   if (target) return target;
-  if (yaw === undefined) throw new BadRequestError('yaw', 'give x/y/z, player, entity_id, or yaw and pitch');
-  if (pitch === undefined) throw new BadRequestError('pitch', 'is required with yaw');
+  if (yaw === undefined) throw invalidField('yaw', 'give x/y/z, player, entity_id, or yaw and pitch');
+  if (pitch === undefined) throw invalidField('pitch', 'is required with yaw');
   return { kind: 'angles', yaw, pitch };
 }
 
@@ -63,19 +63,19 @@ export function emoteTarget(name: EmoteName, target: Target | undefined): LookTa
   const needsTarget = EMOTES_WITH_TARGET.includes(name);
   if (!needsTarget) {
     if (target !== undefined)
-      throw new BadRequestError('target', `only ${EMOTES_WITH_TARGET.join(', ')} takes a target`);
+      throw invalidField('target', `only ${EMOTES_WITH_TARGET.join(', ')} takes a target`);
     return null;
   }
   const resolved = target ? targetOf(target, 'target') : null;
-  if (!resolved) throw new BadRequestError('target', `${name} needs a target: x/y/z, player or entity_id`);
+  if (!resolved) throw invalidField('target', `${name} needs a target: x/y/z, player or entity_id`);
   return resolved;
 }
 
 /** Minecraft kicks for control characters and "§"; a leading "/" would run a command as the NPC. */
 export function checkChatMessage(message: string): void {
   if ([...message].some((char) => char.charCodeAt(0) < 0x20 || char === '\u007f' || char === '§')) {
-    throw new BadRequestError('message', 'must not contain control characters or "§"');
+    throw invalidField('message', 'must not contain control characters or "§"');
   }
-  if (message.trimStart().startsWith('/')) throw new BadRequestError('message', 'must not start with "/"');
-  if (message.trim() === '') throw new BadRequestError('message', 'must contain visible text');
+  if (message.trimStart().startsWith('/')) throw invalidField('message', 'must not start with "/"');
+  if (message.trim() === '') throw invalidField('message', 'must contain visible text');
 }

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Position } from '../core/game.js';
-import { BadRequestError } from '../errors.js';
+import { invalidField } from '../errors.js';
 
 /**
  * Field shapes shared by the HTTP request schemas and the tools the language model may call, so both
@@ -25,7 +25,7 @@ export function positionOf(body: { x?: number; y?: number; z?: number }, field =
   if (given.length === 0) return null;
   const missing = (['x', 'y', 'z'] as const).find((axis) => body[axis] === undefined);
   if (missing)
-    throw new BadRequestError(
+    throw invalidField(
       field === 'x' ? missing : `${field}.${missing}`,
       'is required with the other coordinates',
     );

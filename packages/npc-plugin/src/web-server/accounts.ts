@@ -3,7 +3,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import bcrypt from 'bcryptjs';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { StartupError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { grants, PERMISSION_PATTERN } from './permissions.js';
 
 /** The group whose nodes apply to requests without credentials (empty by default). */
@@ -92,13 +92,13 @@ export function parseAccounts(text: string, source: string): AccountsFile {
   try {
     parsed = JSON.parse(text);
   } catch (cause) {
-    throw new StartupError([`not JSON (${(cause as Error).message})`], `Invalid accounts file ${source}`);
+    throw new ConfigError([`not JSON (${(cause as Error).message})`], `Invalid accounts file ${source}`);
   }
   if (!checkAccounts.Check(parsed)) {
     const problems = [...checkAccounts.Errors(parsed)]
       .filter((error) => error.keyword !== 'boolean')
       .map((error) => `${error.instancePath || '(root)'} ${error.message}`);
-    throw new StartupError(problems, `Invalid accounts file ${source}`);
+    throw new ConfigError(problems, `Invalid accounts file ${source}`);
   }
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -109,7 +109,7 @@ export function parseAccounts(text: string, source: string): AccountsFile {
       if (!(group in parsed.groups)) problems.push(`account ${account.username}: unknown group ${group}`);
     }
   }
-  if (problems.length > 0) throw new StartupError(problems, `Invalid accounts file ${source}`);
+  if (problems.length > 0) throw new ConfigError(problems, `Invalid accounts file ${source}`);
   return parsed;
 }
 
@@ -122,7 +122,7 @@ export async function loadAccounts(file: string): Promise<AccountStore> {
     const hint = missing
       ? 'not found; create one with "npm run account -w packages/npc-plugin -- <name>"'
       : String(cause);
-    throw new StartupError([`NPC_ACCOUNTS_FILE=${file}: ${hint}`], 'Cannot load the accounts file');
+    throw new ConfigError([`NPC_ACCOUNTS_FILE=${file}: ${hint}`], 'Cannot load the accounts file');
   }
   return new AccountStore(parseAccounts(text, file));
 }
@@ -147,11 +147,11 @@ export async function createAccount(file: string, account: NewAccount): Promise<
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
   if (current.accounts.some((existing) => existing.username === account.username)) {
-    throw new StartupError([`account ${account.username} already exists`], 'Cannot create the account');
+    throw new ConfigError([`account ${account.username} already exists`], 'Cannot create the account');
   }
   const unknown = account.groups.filter((group) => !(group in current.groups));
   if (unknown.length > 0) {
-    throw new StartupError(
+    throw new ConfigError(
       [`unknown group ${unknown.join(', ')}; add it to "groups" first`],
       'Cannot create the account',
     );

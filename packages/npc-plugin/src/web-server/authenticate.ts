@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { Forbidden, TooManyRequests, Unauthorized } from '../errors.js';
 import type { AccountStore } from './accounts.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { grants } from './permissions.js';
@@ -24,16 +24,20 @@ export function authenticator(accounts: AccountStore, throttle: LoginThrottle) {
     const node = request.routeOptions.config.permission;
     if (!node || accounts.anonymousMay(node)) return;
     const credentials = parseBasic(request.headers.authorization);
-    if (!credentials) throw new UnauthorizedError('authentication required');
+    if (!credentials) throw new Unauthorized('authentication required');
     const wait = throttle.blockedFor(request.ip, credentials.username);
-    if (wait > 0) throw new TooManyRequestsError(`too many failed logins; retry in ${wait} s`, wait);
+    if (wait > 0)
+      throw new TooManyRequests(
+        `too many failed logins; retry in ${wait} s`,
+        {},
+        { retryAfterSeconds: wait },
+      );
     const principal = await accounts.verify(credentials.username, credentials.password);
     if (!principal) {
       throttle.failed(request.ip, credentials.username);
       request.log.warn({ username: credentials.username }, 'failed login');
-      throw new UnauthorizedError('invalid credentials');
+      throw new Unauthorized('invalid credentials');
     }
-    if (!grants(principal.nodes, node))
-      throw new ForbiddenError(`account ${principal.username} lacks ${node}`);
+    if (!grants(principal.nodes, node)) throw new Forbidden(`account ${principal.username} lacks ${node}`);
   };
 }

@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { errorResponse } from '@plants/common/http-errors';
+import { describeSchemaError } from '@plants/common/validation-message';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import type { Logger } from 'pino';
-import { AppError, StartupError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { AppError, ConfigError, Unauthorized } from '../errors.js';
 import type { AccountStore } from './accounts.js';
 import { authenticator } from './authenticate.js';
 import { LoginThrottle } from './login-throttle.js';
@@ -127,48 +129,31 @@ function readTls(tls: { cert: string; key: string }): { cert: Buffer; key: Buffe
   try {
     return { cert: readFileSync(tls.cert), key: readFileSync(tls.key) };
   } catch (cause) {
-    throw new StartupError(
-      [`NPC_TLS_CERT/NPC_TLS_KEY: ${(cause as Error).message}`],
-      'Cannot load TLS files',
-    );
+    throw new ConfigError([`NPC_TLS_CERT/NPC_TLS_KEY: ${(cause as Error).message}`], 'Cannot load TLS files');
   }
 }
 
-/** One place that turns errors into the body `{ "error": "..." }`; never a stack. */
+/**
+ * One place that turns errors into the body `{ "error": "..." }`; never a stack. Catalogue errors answer
+ * the status of their code; schema violations a 400 naming the field (and the allowed words).
+ */
 function errorHandler(
   error: FastifyError | AppError,
   request: import('fastify').FastifyRequest,
   reply: import('fastify').FastifyReply,
 ): void {
   if (error instanceof AppError) {
-    if (error instanceof UnauthorizedError)
+    const { status, retryAfter, body } = errorResponse(error);
+    if (error instanceof Unauthorized)
       void reply.header('www-authenticate', 'Basic realm="npc", charset="UTF-8"');
-    if (error instanceof TooManyRequestsError)
-      void reply.header('retry-after', String(error.retryAfterSeconds));
-    void reply.code(error.statusCode).send({ error: error.message, ...error.body() });
+    if (retryAfter !== undefined) void reply.header('retry-after', retryAfter);
+    void reply.code(status).send(body);
     return;
   }
   if (error.validation && error.validation.length > 0) {
-    const first = error.validation[0]!;
-    const params = first.params as {
-      missingProperty?: string;
-      additionalProperty?: string;
-      allowedValues?: unknown[];
-    };
-    const path = first.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const field =
-      params.missingProperty ?? params.additionalProperty ?? (path || error.validationContext || 'body');
-    if (params.allowedValues) {
-      const allowed = params.allowedValues.map(String);
-      void reply.code(400).send({ error: `${field}: must be one of ${allowed.join(', ')}`, field, allowed });
-      return;
-    }
-    const message = params.missingProperty
-      ? 'is required'
-      : params.additionalProperty
-        ? 'is not allowed'
-        : (first.message ?? 'is invalid');
-    void reply.code(400).send({ error: `${field}: ${message}`, field });
+    const where = error.validationContext ?? 'body';
+    const { message, field, allowed } = describeSchemaError(error.validation, where);
+    void reply.code(400).send({ error: message, field: field ?? where, ...(allowed ? { allowed } : {}) });
     return;
   }
   const status = error.statusCode ?? 500;

@@ -10,7 +10,7 @@ import {
   NPC_STATES,
   TRANSITIONS,
 } from '../../src/core/state-machine.js';
-import { ConflictError } from '../../src/errors.js';
+import { Conflict } from '../../src/errors.js';
 import { packageRoot } from '../helpers/npc-process.js';
 
 /** The machine hands the game to behaviours but never calls it; these behaviours do not use it. */
@@ -51,14 +51,14 @@ describe('behaviour state machine', () => {
     const m = new BehaviourStateMachine(noGame);
     expect(m.state).toBe('offline');
     expect(canTransition('offline', 'moving')).toBe(false);
-    expect(() => m.setConnectionState('idle')).toThrow(ConflictError);
+    expect(() => m.setConnectionState('idle')).toThrow(Conflict);
   });
 
-  it('refuses a command it cannot take in the current state with a ConflictError carrying the state', async () => {
+  it('refuses a command it cannot take in the current state with a Conflict carrying the state', async () => {
     const m = new BehaviourStateMachine(noGame);
     const error = await m.start(waiting('moving'), undefined).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConflictError);
-    expect((error as ConflictError).state).toBe('offline');
+    expect(error).toBeInstanceOf(Conflict);
+    expect((error as Conflict).details.state).toBe('offline');
   });
 
   it('runs a behaviour to success and rests in idle', async () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/create-account.js';
-import { StartupError } from '../../src/errors.js';
+import { ConfigError } from '../../src/errors.js';
 import { AccountStore, createAccount, loadAccounts, parseAccounts } from '../../src/web-server/accounts.js';
 import { packageRoot } from '../helpers/npc-process.js';
 
@@ -73,7 +73,7 @@ describe('accounts file', () => {
         },
       ],
     });
-    expect(() => parseAccounts(bad, 'f')).toThrow(StartupError);
+    expect(() => parseAccounts(bad, 'f')).toThrow(ConfigError);
     const dup = JSON.stringify({
       groups: {},
       accounts: [
@@ -84,7 +84,7 @@ describe('accounts file', () => {
     try {
       parseAccounts(dup, 'f');
     } catch (error) {
-      expect((error as StartupError).problems).toEqual([
+      expect((error as ConfigError).problems).toEqual([
         'account x: unknown group nope',
         'account x appears twice',
       ]);

@@ -100,7 +100,7 @@ export function databaseError(error: unknown): AppError | undefined {
     return new ServiceUnavailable(
       'the database is unavailable; try again shortly',
       { retry_after: RETRY_AFTER_SECONDS },
-      { cause: error },
+      { cause: error, retryAfterSeconds: RETRY_AFTER_SECONDS },
     );
   }
   const state = sqlState(error);

@@ -1,10 +1,11 @@
 /**
  * The one place errors become HTTP responses: `{ error: "..." }` plus optional client-safe
- * details. Catalogue errors keep their status; constraint violations and an unreachable
+ * details. Catalogue errors answer the status of their code; constraint violations and an unreachable
  * database become catalogue errors (db/constraints.ts); Fastify's own client errors (bad JSON, body too
  * large, wrong content type) keep theirs; anything else is a 500 that logs the cause and never
  * shows it.
  */
+import { errorResponse } from '@plants/common/http-errors';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { databaseError } from '../db/constraints.js';
 import { AppError } from '../errors.js';
@@ -14,10 +15,9 @@ export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const known = error instanceof AppError ? error : databaseError(error);
     if (known) {
-      const retryAfter = known.details.retry_after;
-      if (known.status === 503 && typeof retryAfter === 'number')
-        reply.header('retry-after', String(retryAfter));
-      return reply.code(known.status).send({ error: known.message, ...known.details });
+      const { status, retryAfter, body } = errorResponse(known);
+      if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+      return reply.code(status).send(body);
     }
     if (error.validation) {
       const {

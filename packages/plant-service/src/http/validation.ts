@@ -2,6 +2,7 @@
  * Request validation. Bodies are checked strictly (no type coercion, unknown fields rejected);
  * query strings and path params are coerced from text, since that is all a URL carries.
  */
+import { describeSchemaError } from '@plants/common/validation-message';
 import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
@@ -100,28 +101,6 @@ export function describeValidationError(
   context: string | undefined,
 ): { message: string; field?: string; in: string } {
   const where = PART_NAMES[context ?? ''] ?? context ?? 'request';
-  const error = errors[0];
-  if (!error) return { message: `${where}: invalid`, in: where };
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const params = error.params as Record<string, unknown>;
-  let message = error.message ?? 'is invalid';
-  if (error.keyword === 'required') {
-    path.push(String(params.missingProperty));
-    message = 'is required';
-  } else if (error.keyword === 'additionalProperties') {
-    path.push(String(params.additionalProperty));
-    message = 'is not a known field';
-  } else if (error.keyword === 'enum') {
-    // null, where allowed, is part of the type; the list names the words.
-    message = `must be one of: ${(params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`;
-  } else if (error.keyword === 'type' && Array.isArray(params.type)) {
-    message = `must be ${(params.type as string[]).join(' or ')}`;
-  }
-  const field = path.length > 0 ? path.join('.') : undefined;
-  return field
-    ? { message: `${field}: ${message}`, field, in: where }
-    : { message: `${where}: ${message}`, in: where };
+  const { message, field } = describeSchemaError(errors, where);
+  return { message, ...(field ? { field } : {}), in: where };
 }

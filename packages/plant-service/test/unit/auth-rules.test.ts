@@ -1,8 +1,9 @@
 /** Issue 3 rules as pure functions: return_to, claims and roles, discovery backoff. */
+import { backoffDelay } from '@plants/common/backoff';
 import { describe, expect, it } from 'vitest';
 import type { RoleRules } from '../../src/auth/auth-config.js';
 import { needsUserinfo, readGroups, readProfile, rolesFor } from '../../src/auth/oidc/claims.js';
-import { DISCOVERY_RETRY, retryDelay } from '../../src/auth/oidc/relying-party.js';
+import { DISCOVERY_RETRY } from '../../src/auth/oidc/relying-party.js';
 import { parseReturnTo } from '../../src/auth/oidc/return-to.js';
 import { BadRequest } from '../../src/errors.js';
 
@@ -121,9 +122,9 @@ describe('claims', () => {
 describe('discovery backoff', () => {
   it('doubles from one second up to five minutes, with jitter of at most 20%', () => {
     const mid = () => 0.5;
-    expect([1, 2, 3, 4].map((n) => retryDelay(n, DISCOVERY_RETRY, mid))).toEqual([1000, 2000, 4000, 8000]);
-    expect(retryDelay(30, DISCOVERY_RETRY, mid)).toBe(300_000);
-    expect(retryDelay(1, DISCOVERY_RETRY, () => 0)).toBe(800);
-    expect(retryDelay(1, DISCOVERY_RETRY, () => 1)).toBe(1200);
+    expect([1, 2, 3, 4].map((n) => backoffDelay(n, DISCOVERY_RETRY, mid))).toEqual([1000, 2000, 4000, 8000]);
+    expect(backoffDelay(30, DISCOVERY_RETRY, mid)).toBe(300_000);
+    expect(backoffDelay(1, DISCOVERY_RETRY, () => 0)).toBe(1000);
+    expect(backoffDelay(1, DISCOVERY_RETRY, () => 1)).toBe(1200);
   });
 });

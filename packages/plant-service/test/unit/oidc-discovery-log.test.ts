@@ -30,7 +30,7 @@ it('logs a failed discovery as one line naming the cause and OIDC_ISSUER', async
     },
     { groupsClaim: 'groups', wantGroups: false },
     log,
-    { firstDelayMs: 60_000, maxDelayMs: 60_000 },
+    { firstMs: 60_000, maxMs: 60_000 },
   );
   try {
     rp.start();

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@plants/common/backoff';
 import { type Deadline, deadline } from '../../shared/deadline.js';
-import { backoffDelay } from '../backoff.js';
 import {
   type Completion,
   type CompletionRequest,
@@ -54,7 +54,8 @@ export class OpenAiGateway implements LlmGateway {
         if (!retryable || attempt >= maxRetries || signal.aborted) throw error;
         const delay = Math.min(
           retryMaxDelayMs,
-          error.retryAfterMs ?? backoffDelay(attempt + 1, retryMinDelayMs, retryMaxDelayMs),
+          error.retryAfterMs ??
+            backoffDelay(attempt + 1, { firstMs: retryMinDelayMs, maxMs: retryMaxDelayMs }),
         );
         await sleep(delay, undefined, { signal }).catch(() => {
           throw new GatewayError('aborted', 'request aborted');

@@ -1,5 +1,6 @@
+import { describeSchemaError } from '@plants/common/validation-message';
 import { Compile } from 'typebox/compile';
-import { AppError, BadRequestError, NotFoundError } from '../../errors.js';
+import { AppError, BadRequest, invalidField, NotFound } from '../../errors.js';
 import { FOLLOW_DISTANCE, positionOf } from '../../shared/fields.js';
 import { EMOTES_WITH_TARGET, type EmoteName } from '../emotes.js';
 import type { LookTarget, Position } from '../game.js';
@@ -86,10 +87,10 @@ export class NpcTools {
   async #run(speaker: string, call: ToolCall): Promise<ToolResult> {
     const name = call.function.name;
     if (!this.#enabled.has(name))
-      throw new BadRequestError('name', `there is no tool called ${JSON.stringify(name)}`);
+      throw invalidField('name', `there is no tool called ${JSON.stringify(name)}`);
     const allowed = this.options.allowedPlayers;
     if (allowed && !allowed.some((player) => player.toLowerCase() === speaker.toLowerCase())) {
-      throw new BadRequestError('player', `${speaker} may not make the NPC act`);
+      throw invalidField('player', `${speaker} may not make the NPC act`);
     }
     const args = parseArguments(name as ToolName, call.function.arguments);
     switch (name as ToolName) {
@@ -103,7 +104,7 @@ export class NpcTools {
         const target = this.#place(args as GoToArgs);
         if (target.kind === 'player') {
           const position = this.npc.playerPosition(target.name);
-          if (!position) throw new NotFoundError(`player ${target.name} is not in view`);
+          if (!position) throw new NotFound(`player ${target.name} is not in view`);
           return done(await this.npc.move({ kind: 'position', position, range: FOLLOW_DISTANCE.default }));
         }
         return done(await this.npc.move({ kind: 'position', position: target.position, range: 1 }));
@@ -115,10 +116,8 @@ export class NpcTools {
       case 'emote': {
         const { name: emote, player } = args as EmoteArgs;
         const needsTarget = EMOTES_WITH_TARGET.includes(emote);
-        if (needsTarget && player === undefined)
-          throw new BadRequestError('player', `${emote} needs a player`);
-        if (!needsTarget && player !== undefined)
-          throw new BadRequestError('player', `${emote} takes no player`);
+        if (needsTarget && player === undefined) throw invalidField('player', `${emote} needs a player`);
+        if (!needsTarget && player !== undefined) throw invalidField('player', `${emote} takes no player`);
         const target: LookTarget | null = player === undefined ? null : { kind: 'player', name: player };
         return done(await this.npc.emote({ name: emote, target }));
       }
@@ -128,11 +127,10 @@ export class NpcTools {
   /** Exactly one of x/y/z or player, as the HTTP targets. */
   #place(args: GoToArgs): Extract<LookTarget, { kind: 'position' | 'player' }> {
     const position = positionOf(args);
-    if (position && args.player !== undefined)
-      throw new BadRequestError('player', 'give either x/y/z or player');
+    if (position && args.player !== undefined) throw invalidField('player', 'give either x/y/z or player');
     if (position) return { kind: 'position', position };
     if (args.player !== undefined) return { kind: 'player', name: args.player };
-    throw new BadRequestError('x', 'give x/y/z or player');
+    throw invalidField('x', 'give x/y/z or player');
   }
 }
 
@@ -141,13 +139,12 @@ function parseArguments(name: ToolName, text: string): unknown {
   try {
     args = text.trim() === '' ? {} : JSON.parse(text);
   } catch {
-    throw new BadRequestError('arguments', 'are not valid JSON');
+    throw invalidField('arguments', 'are not valid JSON');
   }
   const checker = checkers[name];
   if (!checker.Check(args)) {
-    const first = [...checker.Errors(args)][0];
-    const field = first?.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'arguments';
-    throw new BadRequestError(field, first?.message ?? 'are invalid');
+    const { message, field } = describeSchemaError([...checker.Errors(args)], 'arguments');
+    throw new BadRequest(message, { field: field ?? 'arguments' });
   }
   return args;
 }

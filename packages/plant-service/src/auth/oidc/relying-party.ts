@@ -9,6 +9,7 @@
  * @see https://openid.net/specs/openid-connect-core-1_0.html#CodeFlowAuth
  * @see https://www.rfc-editor.org/rfc/rfc7636 (PKCE)
  */
+import { type Backoff, backoffDelay } from '@plants/common/backoff';
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
 import { errorCode } from '../../lib/error-code.js';
@@ -41,25 +42,15 @@ export interface RelyingParty {
   exchange(callbackUrl: URL, checks: AuthorizationChecks): Promise<ExchangeResult>;
 }
 
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-}
-
-export const DISCOVERY_RETRY: RetryPolicy = { firstDelayMs: 1_000, maxDelayMs: 5 * 60_000 };
+/** Discovery retries: one second at first, doubling, at most five minutes apart. */
+export const DISCOVERY_RETRY: Backoff = { firstMs: 1_000, maxMs: 5 * 60_000 };
 const REQUEST_TIMEOUT_S = 10;
-
-/** Delay before retry number `attempt` (1-based): doubling from firstDelayMs, capped, ±20% jitter. */
-export function retryDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const base = Math.min(policy.maxDelayMs, policy.firstDelayMs * 2 ** Math.max(0, attempt - 1));
-  return Math.round(base * (0.8 + 0.4 * random()));
-}
 
 export function createRelyingParty(
   settings: OidcConfig,
   extraClaims: { groupsClaim: string; wantGroups: boolean },
   log: FastifyBaseLogger,
-  retry: RetryPolicy = DISCOVERY_RETRY,
+  retry: Backoff = DISCOVERY_RETRY,
 ): RelyingParty {
   let configuration: oidc.Configuration | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -92,7 +83,7 @@ export function createRelyingParty(
       log.info({ issuer: settings.issuer }, 'OIDC provider discovered; login is available');
     } catch (error) {
       if (closed) return;
-      const delay = retryDelay(attempt, retry);
+      const delay = backoffDelay(attempt, retry);
       // One plain line per attempt: the cause and the variable to check, no stack.
       const cause = errorCode(error) ?? (error instanceof Error ? error.message : String(error));
       log.warn(
