@@ -237,7 +237,7 @@ describe('starter dataset consistency', () => {
 
   it('reaches the counts and the woody coverage of the companion relations', () => {
     expect(records.species.length).toBeGreaterThanOrEqual(553);
-    expect(records.companion.length).toBeGreaterThanOrEqual(530);
+    expect(records.companion.length).toBeGreaterThanOrEqual(532);
     const related = new Set(records.companion.flatMap((r) => [r.species_a, r.species_b]));
     const woody = records.species.filter((r) => WOODY.has(r.plant_layer as string));
     const covered = woody.filter((r) => related.has(r.slug)).length / woody.length;
