@@ -81,7 +81,7 @@ describe('npm run plants', { timeout: 120_000 }, () => {
     const result = await plants('import', STARTER_DATA_DIR);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^family {13}82 new, 0 updated, 0 unchanged$/m);
+    expect(result.stdout).toMatch(/^family {13}96 new, 0 updated, 0 unchanged$/m);
     expect(result.stdout).toMatch(/^companion {10}\d{3} new, 0 updated, 0 unchanged$/m);
     if (feed) {
       // Instances sharing the database are told to drop their cached responses.
@@ -94,10 +94,10 @@ describe('npm run plants', { timeout: 120_000 }, () => {
   it('export: writes one CSV (or JSON Lines) file per resource, or the typed stream to stdout', async () => {
     const exported = await plants('export', 'out', '--format', 'csv');
     expect(exported.code, exported.stderr).toBe(0);
-    expect(exported.stderr).toMatch(/^exported \d+ records to out \(82 family, /);
+    expect(exported.stderr).toMatch(/^exported \d+ records to out \(96 family, /);
     const families = (await readFile(path.join(dir, 'out', 'families.csv'), 'utf8')).split('\n');
     expect(families[0]).toBe('slug,name_scientific,name_en,name_de,description');
-    expect(families).toHaveLength(82 + 2);
+    expect(families).toHaveLength(96 + 2);
 
     const stream = await plants('export', '-');
     expect(stream.code, stream.stderr).toBe(0);

@@ -56,7 +56,7 @@ async function refused(input: string): Promise<string[]> {
 describe('import', () => {
   it('loads the starter dataset into an empty database, and the API serves it', async () => {
     const report = await importDataset(t.database, [STARTER_DATA_DIR]);
-    expect(report.family).toEqual({ inserted: 82, updated: 0, unchanged: 0 });
+    expect(report.family).toEqual({ inserted: 96, updated: 0, unchanged: 0 });
     expect(report.companion.inserted).toBeGreaterThanOrEqual(200);
     expect((await getJson('/api/v1/families?per_page=1')).total).toBe(report.family.inserted);
     expect((await getJson('/api/v1/species?per_page=1')).total).toBe(report.species.inserted);

@@ -55,6 +55,16 @@ const FIXING_GENERA: Record<string, readonly string[]> = {
   rhamnaceae: ['Ceanothus', 'Colletia', 'Discaria'],
   rosaceae: ['Dryas', 'Purshia', 'Cercocarpus', 'Chamaebatia'],
 };
+/** Conifers, ginkgo, horsetails and ferns: no flowers to rate for nectar and pollen. */
+const FLOWERLESS_FAMILIES = new Set([
+  'pinaceae',
+  'cupressaceae',
+  'taxaceae',
+  'ginkgoaceae',
+  'equisetaceae',
+  'onocleaceae',
+]);
+
 /** Legume genera that form no root nodules. */
 const NON_FIXING_LEGUMES = new Set(['Cercis', 'Gleditsia', 'Gymnocladus', 'Ceratonia']);
 
@@ -166,10 +176,18 @@ describe('starter dataset consistency', () => {
     ]) {
       expect(share(filled(field)), field).toBe(1);
     }
-    expect(share(filled('succession_stage'))).toBeGreaterThanOrEqual(0.9);
-    expect(share(filled('allelopathic'))).toBeGreaterThanOrEqual(0.85);
-    expect(share(filled('soil_texture_preference'))).toBeGreaterThanOrEqual(0.45);
+    expect(share(filled('succession_stage'))).toBeGreaterThanOrEqual(0.99);
+    expect(share(filled('allelopathic'))).toBeGreaterThanOrEqual(0.9);
+    expect(share(filled('soil_texture_preference'))).toBeGreaterThanOrEqual(0.99);
     expect(share(filled('pollination_type'))).toBeGreaterThanOrEqual(0.99);
+    // Flowering plants say how much nectar and pollen they offer.
+    const flowering = records.species.filter((r) => !FLOWERLESS_FAMILIES.has(r.family as string));
+    expect(share(filled('nectar_value'), flowering)).toBeGreaterThanOrEqual(0.9);
+    expect(share(filled('pollen_value'), flowering)).toBeGreaterThanOrEqual(0.9);
+    // Wind-pollinated flowers make no nectar.
+    expect(
+      slugs(records.species.filter((r) => r.pollination_type === 'wind' && (r.nectar_value ?? 0) !== 0)),
+    ).toEqual([]);
     for (const flag of ['nitrogen_fixer', 'dynamic_accumulator', 'attracts_pollinators', 'mulch_plant']) {
       expect(slugs(records.species.filter((r) => typeof r[flag] !== 'boolean')), flag).toEqual([]);
     }
@@ -218,11 +236,75 @@ describe('starter dataset consistency', () => {
   });
 
   it('reaches the counts and the woody coverage of the companion relations', () => {
-    expect(records.species.length).toBeGreaterThanOrEqual(423);
-    expect(records.companion.length).toBeGreaterThanOrEqual(483);
+    expect(records.species.length).toBeGreaterThanOrEqual(553);
+    expect(records.companion.length).toBeGreaterThanOrEqual(532);
     const related = new Set(records.companion.flatMap((r) => [r.species_a, r.species_b]));
     const woody = records.species.filter((r) => WOODY.has(r.plant_layer as string));
     const covered = woody.filter((r) => related.has(r.slug)).length / woody.length;
     expect(covered).toBeGreaterThanOrEqual(0.6);
+  });
+
+  it('holds the species a permaculture planner expects, and no family without species', () => {
+    const names = new Set(records.species.map((r) => r.name_scientific));
+    const expected = [
+      'Vaccinium vitis-idaea',
+      'Vaccinium macrocarpon',
+      'Castanea mollissima',
+      'Hemerocallis fulva',
+      'Hosta sieboldiana',
+      'Mahonia aquifolium',
+      'Galium odoratum',
+      'Hablitzia tamnoides',
+      'Phyllostachys aureosulcata',
+      'Crataegus pinnatifida',
+      'Hovenia dulcis',
+      'Tetradium daniellii',
+      'Elaeagnus × ebbingei',
+      'Galega officinalis',
+      'Rubus occidentalis',
+      'Lindera benzoin',
+      'Juglans × intermedia',
+      'Populus × canadensis',
+      // alley-crop cereals, pasture grasses and legumes, green manures, timber and hedge trees
+      'Triticum aestivum',
+      'Hordeum vulgare',
+      'Secale cereale',
+      'Dactylis glomerata',
+      'Lolium perenne',
+      'Festuca rubra',
+      'Arrhenatherum elatius',
+      'Trifolium pratense',
+      'Lotus pedunculatus',
+      'Melilotus albus',
+      'Ornithopus sativus',
+      'Larix kaempferi',
+      'Pinus nigra',
+      'Liriodendron tulipifera',
+      'Buxus sempervirens',
+      'Rosa arvensis',
+    ];
+    expect(expected.filter((name) => !names.has(name))).toEqual([]);
+    const used = new Set(records.species.map((r) => r.family));
+    expect(slugs(records.family.filter((r) => !used.has(r.slug)))).toEqual([]);
+  });
+
+  it('links a GBIF species page wherever it states the GBIF key', () => {
+    const keyed = records.species.filter((r) => r.biodiv_id != null);
+    expect(keyed.length).toBeGreaterThanOrEqual(79);
+    expect(
+      slugs(
+        keyed.filter(
+          (r) =>
+            !/^[1-9][0-9]*$/.test(r.biodiv_id as string) ||
+            !(r.source_urls as string[]).includes(`https://www.gbif.org/species/${r.biodiv_id}`),
+        ),
+      ),
+    ).toEqual([]);
+    // A species page replaces the search page, not sits beside it.
+    expect(
+      slugs(
+        keyed.filter((r) => (r.source_urls as string[]).some((u) => u.includes('gbif.org/species/search'))),
+      ),
+    ).toEqual([]);
   });
 });
