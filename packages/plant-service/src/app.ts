@@ -21,6 +21,7 @@ import { responseCache } from './http/response-cache.js';
 import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
+import { registerWebPages } from './http/web-pages.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
 import { DeletedBody, ErrorBody } from './schema/types.js';
@@ -99,5 +100,6 @@ export async function buildApp({
     imageMaxBytes: config.storage.imageMaxBytes,
     onResize: metrics.resize,
   });
+  await registerWebPages(app);
   return app;
 }

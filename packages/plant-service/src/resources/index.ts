@@ -15,7 +15,6 @@ import { familyService } from './families/service.js';
 import { guildRoutes } from './guilds/routes.js';
 import { guildService } from './guilds/service.js';
 import { healthRoutes } from './health/routes.js';
-import { homeRoutes } from './home/routes.js';
 import { imageDelivery } from './images/delivery.js';
 import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
@@ -44,7 +43,6 @@ export async function registerResources(
   // Deleting a family, species or cultivar removes its images.
   const images = imageService(database, storage.store, { maxBytes: storage.imageMaxBytes, log: app.log });
   await app.register(healthRoutes(database));
-  await app.register(homeRoutes);
   await app.register(familyRoutes(familyService(database, images)), { prefix: '/api/v1/families' });
   await app.register(speciesRoutes(speciesService(database, images)), { prefix: '/api/v1/species' });
   await app.register(cultivarRoutes(cultivarService(database, images)), { prefix: '/api/v1/cultivars' });

@@ -6,7 +6,7 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CALLBACK_PATH } from '../../auth/auth-config.js';
-import { SESSION_COOKIE } from '../../auth/guard.js';
+import { canWrite, SESSION_COOKIE } from '../../auth/guard.js';
 import type { LoginService } from '../../auth/login-service.js';
 import { LOGIN_TTL_MS } from '../../auth/oidc/pending-logins.js';
 import type { Config } from '../../config.js';
@@ -146,6 +146,7 @@ export const authRoutes =
           name: user.name,
           nickname: user.nickname,
           admin: user.is_admin,
+          can_write: canWrite(user, config.writeAccess),
         };
       },
     );
