@@ -105,6 +105,11 @@ export async function registerWebPages(app: FastifyInstance, distDir = WEB_DIST_
       serve: false,
       maxAge: '365d',
       immutable: true,
+      // text/javascript (RFC 9239) rather than application/javascript: it is the registered type,
+      // and the compression layer compresses text/* bodies.
+      setHeaders: (res, path) => {
+        if (path.endsWith('.js')) res.header('content-type', 'text/javascript; charset=utf-8');
+      },
     });
   }
   app.get(

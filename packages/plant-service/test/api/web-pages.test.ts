@@ -29,7 +29,16 @@ describe('web pages', () => {
   });
 
   it('answers the same shell for every page path, varying by cookie and language, never cached stale', async () => {
-    for (const url of ['/', '/browse', '/search?q=x', '/families/apiaceae', '/cultivars/x', '/guild/x', '/check', '/sow']) {
+    for (const url of [
+      '/',
+      '/browse',
+      '/search?q=x',
+      '/families/apiaceae',
+      '/cultivars/x',
+      '/guild/x',
+      '/check',
+      '/sow',
+    ]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
       expect(res.headers['cache-control']).toBe('no-cache');

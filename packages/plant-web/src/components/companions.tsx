@@ -22,7 +22,7 @@ const NEW_COMPANION: FieldSpec[] = [
 export function Companions({ species }: { species: Species }) {
   const { t, lang } = useT();
   const canWrite = useCanWrite();
-  const companions = useApi<Companion[]>(`/api/v1/species/${species.slug}/companions`);
+  const companions = useApi<Companion[]>(`/api/v1/companions?species=${species.slug}`);
   const all = companions.data ?? [];
 
   const other = (c: Companion) =>

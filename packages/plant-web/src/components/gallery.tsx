@@ -64,11 +64,13 @@ function ImageUpload(props: { entityType: EntityType; entityId: string; onUpload
   const [error, setError] = useState<ApiError | undefined>();
   const [status, setStatus] = useState<'idle' | 'busy' | 'done'>('idle');
 
+  // A data: URL, which the service's CSP allows for images (blob: it does not).
   useEffect(() => {
     if (!file) return;
-    const url = URL.createObjectURL(file);
-    setPreview(url);
-    return () => URL.revokeObjectURL(url);
+    const reader = new FileReader();
+    reader.onload = () => setPreview(String(reader.result));
+    reader.readAsDataURL(file);
+    return () => reader.abort();
   }, [file]);
 
   const submit = async (event: Event) => {
