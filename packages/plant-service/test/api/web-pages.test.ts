@@ -52,8 +52,8 @@ describe('web pages', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toEqual(expect.any(String));
     }
-    const escape = await t.app.inject({ url: '/assets/..%2Fpackage.json' });
-    expect(escape.statusCode).toBe(400);
-    expect(escape.json().error).toMatch(/file/);
+    const outside = await t.app.inject({ url: '/assets/..%2Fpackage.json' });
+    expect(outside.statusCode).toBe(400);
+    expect(outside.json().error).toMatch(/file/);
   });
 });
