@@ -29,7 +29,7 @@ function Header() {
       </a>
       <div class="bar">
         <a class="brand" href="/">
-          🌱 {t('siteName')}
+          {t('siteName')}
         </a>
         <nav aria-label={t('mainNav')}>
           <ul>

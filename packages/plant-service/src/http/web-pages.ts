@@ -120,7 +120,9 @@ export async function registerWebPages(app: FastifyInstance, distDir = WEB_DIST_
         tags: ['pages'],
         summary: "A script or style sheet of the site's pages",
         description: 'Content-hashed file names: cached for a year (immutable).',
-        params: Type.Object({ file: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\w.-]+$' }) }),
+        params: Type.Object({
+          file: Type.String({ minLength: 1, maxLength: 200, pattern: '^[\\w-]+(\\.[\\w-]+)+$' }),
+        }),
         response: {
           200: {
             description: 'The file.',

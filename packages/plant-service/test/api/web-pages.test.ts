@@ -52,8 +52,10 @@ describe('web pages', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toEqual(expect.any(String));
     }
-    const outside = await t.app.inject({ url: '/assets/..%2Fpackage.json' });
-    expect(outside.statusCode).toBe(400);
-    expect(outside.json().error).toMatch(/file/);
+    for (const url of ['/assets/..%2Fpackage.json', '/assets/..', '/assets/.hidden']) {
+      const outside = await t.app.inject({ url });
+      expect(outside.statusCode, url).toBe(400);
+      expect(outside.json().error).toMatch(/file/);
+    }
   });
 });

@@ -57,7 +57,7 @@ export function SpeciesCard({ member, extra }: { member: Member; extra?: Compone
           <Picture imageKey={member.primary_image_key} alt="" sizes="96px" width={160} class="thumb" />
         ) : (
           <span class="thumb placeholder" aria-hidden="true">
-            🌿
+            {member.name_scientific.slice(0, 1)}
           </span>
         )}
         <span class="names">
