@@ -37,7 +37,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           env: { TEST_DB: 'pglite' },
-          globalSetup: ['test/setup/pglite-template.ts'],
+          globalSetup: ['test/setup/pglite-template.ts', 'test/setup/web-build.ts'],
         },
       },
     ],

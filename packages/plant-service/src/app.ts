@@ -20,6 +20,7 @@ import { responseCache } from './http/response-cache.js';
 import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
+import { registerWebPages } from './http/web-pages.js';
 import { authRoutes } from './resources/auth/routes.js';
 import { registerResources } from './resources/index.js';
 import { sharedSchemas } from './resources/shared-schemas.js';
@@ -103,5 +104,6 @@ export async function buildApp({
     },
     changeFeed,
   );
+  await registerWebPages(app);
   return app;
 }

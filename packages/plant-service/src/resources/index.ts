@@ -18,7 +18,6 @@ import { familyService } from './families/service.js';
 import { guildRoutes } from './guilds/routes.js';
 import { guildService } from './guilds/service.js';
 import { healthRoutes } from './health/routes.js';
-import { homeRoutes } from './home/routes.js';
 import { imageDelivery } from './images/delivery.js';
 import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
@@ -53,7 +52,6 @@ export async function registerResources(
     entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
   });
   await app.register(healthRoutes(database));
-  await app.register(homeRoutes);
   await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
   await app.register(speciesRoutes(speciesService(database, catalogue)), { prefix: '/api/v1/species' });
   await app.register(cultivarRoutes(cultivarService(database, catalogue)), { prefix: '/api/v1/cultivars' });

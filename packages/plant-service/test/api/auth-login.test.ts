@@ -33,8 +33,9 @@ describe('OIDC login', () => {
     expect((await me(browser)).status).toBe(401);
 
     const landed = await rig.signIn(browser, 'editor');
-    // The callback sends the browser to `/`, which sends it on to the docs page.
-    expect(landed.url.href).toBe(`${rig.url}/api/docs`);
+    // The callback sends the browser to `/`, the home page.
+    expect(landed.url.href).toBe(`${rig.url}/`);
+    expect(landed.status).toBe(200);
 
     const profile = await me(browser);
     expect(profile.status).toBe(200);
@@ -44,6 +45,7 @@ describe('OIDC login', () => {
       name: 'Demo Editor',
       nickname: 'editor',
       admin: false,
+      can_write: true,
     });
     expect(profile.headers.get('cache-control')).toBe('no-store');
 

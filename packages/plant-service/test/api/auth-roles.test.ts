@@ -66,7 +66,7 @@ describe('roles from ADMIN_EMAILS and groups (userinfo claims)', () => {
     await rig.signIn(browser, 'unverified');
     const { status, body } = await me(rig, browser);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ email: 'unverified@example.org', admin: false });
+    expect(body).toMatchObject({ email: 'unverified@example.org', admin: false, can_write: false });
     expect(
       (await write(rig, browser, 'POST', '/api/v1/families', { name_scientific: 'Poaceae' })).status,
     ).toBe(403);

@@ -18,10 +18,11 @@ describe('HTTP behaviour', () => {
     expect(res.json()).toEqual({ status: 'ok' });
   });
 
-  it('sends / (where login and logout land) to the docs page', async () => {
+  it('answers / (where login and logout land) with the home page', async () => {
     const res = await t.app.inject({ url: '/' });
-    expect(res.statusCode).toBe(302);
-    expect(res.headers.location).toBe('/api/docs');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toMatch(/<html lang="(en|de)">/);
   });
 
   it('answers unknown routes with a 404 JSON error', async () => {

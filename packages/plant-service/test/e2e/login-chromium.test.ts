@@ -117,8 +117,8 @@ describe('sign-in in headless Chromium', () => {
     expect(problems.filter((p) => /Content Security Policy|Refused to/i.test(p))).toEqual([]);
 
     await page.goto(`${url}/auth/oidc/logout`);
-    // Logout redirects to `/`, which sends the browser on to the docs page.
-    expect(new URL(page.url()).pathname).toBe('/api/docs');
+    // Logout redirects to `/`, the home page.
+    expect(new URL(page.url()).pathname).toBe('/');
     const after = await page.evaluate(async () => (await fetch('/auth/me')).status);
     expect(after).toBe(401);
     await context.close();

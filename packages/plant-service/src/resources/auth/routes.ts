@@ -7,7 +7,7 @@ import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CALLBACK_PATH } from '../../auth/auth-config.js';
 import type { AuthSettings } from '../../auth/auth-settings.js';
-import { SESSION_COOKIE } from '../../auth/guard.js';
+import { canWrite, SESSION_COOKIE } from '../../auth/guard.js';
 import type { LoginService } from '../../auth/login-service.js';
 import { LOGIN_TTL_MS } from '../../auth/oidc/pending-logins.js';
 import { needsAuth } from '../../http/needs-auth.js';
@@ -146,6 +146,7 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
           name: user.name,
           nickname: user.nickname,
           admin: user.is_admin,
+          can_write: canWrite(user, config.writeAccess),
         };
       },
     );

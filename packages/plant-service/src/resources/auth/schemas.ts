@@ -38,6 +38,9 @@ export const CurrentUser = Type.Object(
     name: Nullable(Type.String()),
     nickname: Nullable(Type.String()),
     admin: Type.Boolean({ description: 'Re-evaluated at every login (ADMIN_EMAILS, OIDC_ADMIN_GROUPS).' }),
+    can_write: Type.Boolean({
+      description: 'Whether this user may create and change records (WRITE_ACCESS and the roles above).',
+    }),
   },
   { additionalProperties: false, description: 'The signed-in user.' },
 );

@@ -1,0 +1,163 @@
+/**
+ * The public JSON API, as this site uses it: same origin, the session cookie travels by itself
+ * and a browser's fetch carries `Origin`, which is what the service's CSRF check asks of writes.
+ */
+
+/** A 4xx/5xx answer: the API's `error` text and, for a 400, the `field` it names. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, headers: { accept: 'application/json' } };
+  if (body instanceof FormData) init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    init.headers = { ...init.headers, 'content-type': 'application/json' };
+  }
+  const res = await fetch(path, init);
+  if (!res.ok) {
+    const answer = (await res.json().catch(() => ({}))) as { error?: string; field?: string };
+    throw new ApiError(res.status, answer.error ?? `HTTP ${res.status}`, answer.field);
+  }
+  return (await res.json()) as T;
+}
+
+export const api = {
+  get: <T>(path: string) => send<T>('GET', path),
+  post: <T>(path: string, body: unknown) => send<T>('POST', path, body),
+  put: <T>(path: string, body: unknown) => send<T>('PUT', path, body),
+  del: (path: string) => send<{ deleted: boolean }>('DELETE', path),
+};
+
+/** Builds `path?query` from the defined, non-empty values. */
+export function withQuery(
+  path: string,
+  query: Record<string, string | number | boolean | undefined>,
+): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+export type Nullable<T> = T | null;
+export type Evidence = Nullable<'scientific' | 'documented' | 'traditional'>;
+
+/** A record as the API sends it: every field present, null when unknown. */
+export type ApiRecord = Record<string, unknown> & { id: string; slug: string };
+
+export interface Family extends ApiRecord {
+  name_scientific: string;
+  name_en: Nullable<string>;
+  name_de: Nullable<string>;
+  description: Nullable<string>;
+}
+
+export interface Species extends ApiRecord {
+  name_scientific: string;
+  name_en: Nullable<string>;
+  name_de: Nullable<string>;
+  family_id: string;
+  primary_image_key: Nullable<string>;
+  plant_layer: Nullable<string>;
+}
+
+export interface Cultivar extends ApiRecord {
+  name: string;
+  name_de: Nullable<string>;
+  species_id: string;
+  primary_image_key: Nullable<string>;
+}
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  per_page: number;
+  facets?: Record<string, { value: string | boolean | null; count: number }[]>;
+}
+
+export interface SearchResult {
+  entity_type: 'family' | 'species' | 'cultivar';
+  id: string;
+  slug: string;
+  name: string;
+  name_en: Nullable<string>;
+  name_de: Nullable<string>;
+  species_slug: Nullable<string>;
+  species_name_scientific: Nullable<string>;
+}
+
+export interface Companion {
+  id: string;
+  relationship: string;
+  evidence: Evidence;
+  mechanism: Nullable<string>;
+  source_url: Nullable<string>;
+  species_a_id: string;
+  species_a_slug: string;
+  species_a_scientific: string;
+  species_a_de: Nullable<string>;
+  species_b_slug: string;
+  species_b_scientific: string;
+  species_b_de: Nullable<string>;
+}
+
+export interface Image {
+  id: string;
+  store_key: string;
+  caption: Nullable<string>;
+  license: Nullable<string>;
+  source_url: Nullable<string>;
+  is_primary: boolean;
+  width: Nullable<number>;
+  height: Nullable<number>;
+}
+
+export interface Supplier {
+  id: string;
+  slug: string;
+  name: string;
+  url: Nullable<string>;
+  country: Nullable<string>;
+  notes: Nullable<string>;
+  is_organic: Nullable<boolean>;
+  is_biodynamic: Nullable<boolean>;
+}
+
+export interface CultivarSupplier {
+  id: string;
+  supplier_id: string;
+  product_url: Nullable<string>;
+  price_eur: Nullable<number>;
+  pack_size: Nullable<number>;
+  pack_unit: Nullable<string>;
+  article_number: Nullable<string>;
+}
+
+export interface Member {
+  id: string;
+  slug: string;
+  name_scientific: string;
+  name_en: Nullable<string>;
+  name_de: Nullable<string>;
+  plant_layer: Nullable<string>;
+  primary_image_key: Nullable<string>;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  name: Nullable<string>;
+  admin: boolean;
+  can_write: boolean;
+}

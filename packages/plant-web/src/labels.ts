@@ -1,0 +1,368 @@
+/**
+ * Plain-word labels (German, English) for the fields the pages show, in the groups the species
+ * and cultivar pages use, and for the values of the enumerated fields.
+ */
+import type { Lang } from './i18n.js';
+
+type Label = [de: string, en: string];
+export type FieldKind = 'text' | 'long' | 'number' | 'bool' | 'list' | 'months' | 'link' | 'enum';
+
+export interface FieldSpec {
+  key: string;
+  label: Label;
+  kind: FieldKind;
+  /** Unit shown after a number. */
+  unit?: string;
+  /** For `enum`: the allowed values. */
+  values?: readonly string[];
+  /** Whether the API accepts it in a create/update payload. */
+  writable?: boolean;
+}
+
+export interface FieldGroup {
+  title: Label;
+  fields: FieldSpec[];
+}
+
+const f = (
+  key: string,
+  label: Label,
+  kind: FieldKind = 'text',
+  extra: Partial<FieldSpec> = {},
+): FieldSpec => ({
+  key,
+  label,
+  kind,
+  writable: true,
+  ...extra,
+});
+const ro = { writable: false };
+const ppm = (key: string, de: string, en: string) =>
+  f(key, [`${de}`, `${en}`], 'number', { unit: 'ppm', ...ro });
+const count = (key: string, de: string, en: string) => f(key, [de, en], 'number');
+
+export const PLANT_LAYERS = [
+  'canopy',
+  'sub_canopy',
+  'shrub',
+  'herb',
+  'ground_cover',
+  'climber',
+  'root',
+  'aquatic',
+];
+export const TOLERANCE = ['low', 'medium', 'high'];
+export const NATIVE_STATUSES = ['native', 'archaeophyte', 'neophyte', 'introduced'];
+export const SUCCESSION = ['pioneer', 'early', 'mid', 'late', 'climax'];
+export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'];
+export const EVIDENCE = ['scientific', 'documented', 'traditional'];
+
+/** Texts kept per language (`x_de`, `x_en`) beside a neutral `x`. */
+export const LOCALIZED = [
+  'description',
+  'food_uses',
+  'medicinal_uses',
+  'other_uses',
+  'native_range',
+  'wildlife_value',
+];
+
+export const SPECIES_GROUPS: FieldGroup[] = [
+  {
+    title: ['Namen und Beschreibung', 'Names and description'],
+    fields: [
+      f('name_de', ['Deutscher Name', 'German name']),
+      f('name_en', ['Englischer Name', 'English name']),
+      f('other_names', ['Weitere Namen', 'Other names'], 'list'),
+      f('description', ['Beschreibung', 'Description'], 'long'),
+      f('plant_layer', ['Schicht im Waldgarten', 'Forest-garden layer'], 'enum', { values: PLANT_LAYERS }),
+      f('succession_stage', ['Sukzessionsstadium', 'Succession stage'], 'enum', { values: SUCCESSION }),
+      f('native_status', ['Status in Mitteleuropa', 'Status in Central Europe'], 'enum', {
+        values: NATIVE_STATUSES,
+      }),
+      f('native_range', ['Heimat', 'Native range'], 'long'),
+      f('invasiveness', ['Ausbreitungsneigung', 'Invasiveness'], 'long'),
+    ],
+  },
+  {
+    title: ['Boden', 'Soil'],
+    fields: [
+      f('soil_texture_preference', ['Bevorzugte Bodenart', 'Preferred soil texture'], 'list'),
+      f('soil_moisture', ['Bodenfeuchte', 'Soil moisture'], 'text', ro),
+      f('drainage_requirement', ['Wasserabzug', 'Drainage'], 'text', ro),
+      f('ph_min', ['pH von', 'pH from'], 'number'),
+      f('ph_max', ['pH bis', 'pH to'], 'number'),
+      f('organic_matter_pct', ['Organische Substanz', 'Organic matter'], 'number', { unit: '%', ...ro }),
+      ppm('nitrogen_ppm', 'Stickstoff', 'Nitrogen'),
+      ppm('phosphorus_ppm', 'Phosphor', 'Phosphorus'),
+      ppm('potassium_ppm', 'Kalium', 'Potassium'),
+      ppm('calcium_ppm', 'Calcium', 'Calcium'),
+      ppm('magnesium_ppm', 'Magnesium', 'Magnesium'),
+      ppm('sulfur_ppm', 'Schwefel', 'Sulphur'),
+      ppm('boron_ppm', 'Bor', 'Boron'),
+      ppm('copper_ppm', 'Kupfer', 'Copper'),
+      ppm('iron_ppm', 'Eisen', 'Iron'),
+      ppm('manganese_ppm', 'Mangan', 'Manganese'),
+      ppm('molybdenum_ppm', 'Molybdän', 'Molybdenum'),
+      ppm('zinc_ppm', 'Zink', 'Zinc'),
+    ],
+  },
+  {
+    title: ['Klima und Winterhärte', 'Climate and hardiness'],
+    fields: [
+      f('hardiness_zone_usda', ['Winterhärtezone (USDA)', 'Hardiness zone (USDA)']),
+      f('hardiness_zone_at', ['Winterhärtezone (Österreich)', 'Hardiness zone (Austria)']),
+      f('min_temp', ['Tiefste Temperatur', 'Lowest temperature'], 'number', { unit: '°C' }),
+      f('max_temp', ['Höchste Temperatur', 'Highest temperature'], 'number', { unit: '°C' }),
+      f('drought_tolerance', ['Trockenheitsverträglichkeit', 'Drought tolerance'], 'enum', {
+        values: TOLERANCE,
+      }),
+      f('salt_tolerance', ['Salzverträglichkeit', 'Salt tolerance'], 'enum', { values: TOLERANCE }),
+      f('water_requirement_mm_week', ['Wasserbedarf', 'Water need'], 'number', { unit: 'mm/week', ...ro }),
+      f('waterlogging_tolerance', ['Verträgt Staunässe', 'Tolerates waterlogging'], 'bool', ro),
+    ],
+  },
+  {
+    title: ['Nutzen', 'Uses'],
+    fields: [
+      f('edibility_rating', ['Essbarkeit (0–5)', 'Edibility (0–5)'], 'number'),
+      f('food_uses', ['Als Nahrung', 'Food uses'], 'long'),
+      f('medicinal_uses', ['Als Heilpflanze', 'Medicinal uses'], 'long'),
+      f('other_uses', ['Weitere Nutzung', 'Other uses'], 'long'),
+      f('pollination_type', ['Bestäubung', 'Pollination']),
+    ],
+  },
+  {
+    title: ['Ökologie und Wildtiere', 'Ecology and wildlife'],
+    fields: [
+      f('nitrogen_fixer', ['Bindet Stickstoff', 'Fixes nitrogen'], 'bool'),
+      f('dynamic_accumulator', ['Nährstoffsammler', 'Dynamic accumulator'], 'bool'),
+      f('dynamic_accumulator_nutrients', ['Gesammelte Nährstoffe', 'Accumulated nutrients'], 'list'),
+      f('attracts_pollinators', ['Lockt Bestäuber', 'Attracts pollinators'], 'bool'),
+      f('attracts_beneficial_insects', ['Lockt Nützlinge', 'Attracts beneficial insects'], 'bool'),
+      f('mulch_plant', ['Mulchpflanze', 'Mulch plant'], 'bool'),
+      f(
+        'allelopathic',
+        ['Hemmt andere Pflanzen (allelopathisch)', 'Inhibits other plants (allelopathic)'],
+        'bool',
+      ),
+      f('heavy_metal_tolerance', ['Verträgt Schwermetalle', 'Tolerates heavy metals'], 'bool'),
+      f('ground_cover_quality', ['Bodendecker-Eignung', 'As ground cover']),
+      f('guild_role', ['Rolle in der Gilde', 'Guild roles'], 'list'),
+      f('nectar_value', ['Nektarwert (0–4)', 'Nectar value (0–4)'], 'number'),
+      f('pollen_value', ['Pollenwert (0–4)', 'Pollen value (0–4)'], 'number'),
+      count('wild_bee_count', 'Wildbienenarten', 'Wild bee species'),
+      count('wild_bee_specialist_count', 'Darauf spezialisierte Wildbienen', 'Specialist wild bees'),
+      count('butterfly_moth_count', 'Schmetterlingsarten', 'Butterfly and moth species'),
+      count('caterpillar_host_count', 'Raupen, die sie fressen', 'Caterpillars feeding on it'),
+      count('caterpillar_specialist_count', 'Darauf spezialisierte Raupen', 'Specialist caterpillars'),
+      count('hoverfly_count', 'Schwebfliegenarten', 'Hoverfly species'),
+      count('beetle_count', 'Käferarten', 'Beetle species'),
+      count('bird_count', 'Vogelarten', 'Bird species'),
+      count('mammal_count', 'Säugetierarten', 'Mammal species'),
+      f('wildlife_value', ['Wert für Wildtiere', 'Wildlife value'], 'long'),
+    ],
+  },
+  {
+    title: ['Verweise', 'External references'],
+    fields: [
+      f('kb_qid', ['Wikidata', 'Wikidata'], 'link'),
+      f('biodiv_id', ['GBIF', 'GBIF'], 'link'),
+      f('plantprot_code', ['EPPO-Code', 'EPPO code'], 'link'),
+      f('usesdb_url', ['Nutzpflanzen-Datenbank', 'Plant-uses database'], 'link'),
+      f('extdb_tags', ['Schlagwörter', 'Tags']),
+      f('source_urls', ['Quellen', 'Sources'], 'list'),
+    ],
+  },
+];
+
+export const FAMILY_FIELDS: FieldSpec[] = [
+  f('name_scientific', ['Wissenschaftlicher Name', 'Scientific name']),
+  f('name_de', ['Deutscher Name', 'German name']),
+  f('name_en', ['Englischer Name', 'English name']),
+  f('description', ['Beschreibung', 'Description'], 'long'),
+];
+
+export const CULTIVAR_GROUPS: FieldGroup[] = [
+  {
+    title: ['Namen und Beschreibung', 'Names and description'],
+    fields: [
+      f('name_de', ['Deutscher Name', 'German name']),
+      f('name_en', ['Englischer Name', 'English name']),
+      f('other_names', ['Weitere Namen', 'Other names'], 'list'),
+      f('description', ['Beschreibung', 'Description'], 'long'),
+      f('perennial', ['Mehrjährig', 'Perennial'], 'bool'),
+      f('is_organic', ['Bio-Saatgut', 'Organic seed'], 'bool'),
+    ],
+  },
+  {
+    title: ['Aussaat und Pflanzung', 'Sowing and planting'],
+    fields: [
+      f('indoor_sowing_months', ['Vorziehen', 'Sow indoors'], 'months'),
+      f('direct_sowing_months', ['Direktsaat', 'Sow outdoors'], 'months'),
+      f('transplanting_months', ['Auspflanzen', 'Plant out'], 'months'),
+      f('glasshouse_months', ['Gewächshaus', 'Glasshouse'], 'months'),
+      f('harvesting_months', ['Ernte', 'Harvest'], 'months'),
+      f('days_to_germination', ['Tage bis zur Keimung', 'Days to germination'], 'number'),
+      f('germination_temp_c', ['Keimtemperatur', 'Germination temperature'], 'number', { unit: '°C' }),
+      f('planting_depth_cm', ['Saattiefe', 'Sowing depth'], 'number', { unit: 'cm' }),
+      f('row_spacing_cm', ['Reihenabstand', 'Row spacing'], 'number', { unit: 'cm' }),
+      f('plant_spacing_cm', ['Abstand in der Reihe', 'Plant spacing'], 'number', { unit: 'cm' }),
+      f('growing_time_days', ['Kulturdauer', 'Growing time'], 'number', { unit: 'd' }),
+      f('light_requirement', ['Lichtbedarf', 'Light']),
+      f('stratification_required', ['Braucht Kältebehandlung', 'Needs stratification'], 'bool', ro),
+      f('stratification_days', ['Kältebehandlung', 'Stratification'], 'number', { unit: 'd', ...ro }),
+      f('scarification_required', ['Samen anritzen', 'Needs scarification'], 'bool', ro),
+      f('propagation_methods', ['Vermehrung', 'Propagation'], 'list', ro),
+      f('planting_notes', ['Hinweise zur Pflanzung', 'Planting notes'], 'long', ro),
+      f('succession_planting_days', ['Folgesaat alle', 'Succession sowing every'], 'number', {
+        unit: 'd',
+        ...ro,
+      }),
+    ],
+  },
+  {
+    title: ['Klima', 'Climate'],
+    fields: [
+      f('min_temp', ['Tiefste Temperatur', 'Lowest temperature'], 'number', { unit: '°C', ...ro }),
+      f('max_temp', ['Höchste Temperatur', 'Highest temperature'], 'number', { unit: '°C', ...ro }),
+      f('frost_tolerance', ['Frostverträglichkeit', 'Frost tolerance'], 'text', ro),
+      f('heating_required', ['Braucht Heizung', 'Needs heating'], 'bool', ro),
+      f('greenhouse_min_temp_c', ['Gewächshaus mindestens', 'Glasshouse minimum'], 'number', {
+        unit: '°C',
+        ...ro,
+      }),
+      f('humidity', ['Luftfeuchte', 'Humidity'], 'text', ro),
+      f('light', ['Licht', 'Light'], 'text', ro),
+      f('min_light_hours_day', ['Licht mindestens', 'Minimum light'], 'number', { unit: 'h', ...ro }),
+      f('optimal_light_hours_day', ['Licht optimal', 'Optimal light'], 'number', { unit: 'h', ...ro }),
+      f('ventilation_requirement', ['Lüftung', 'Ventilation'], 'text', ro),
+    ],
+  },
+  {
+    title: ['Ernte und Lagerung', 'Harvest and storage'],
+    fields: [
+      f('years_to_first_harvest', ['Jahre bis zur ersten Ernte', 'Years to first harvest'], 'number', ro),
+      f('productive_lifespan_years', ['Ertragsjahre', 'Productive years'], 'number', ro),
+      f('harvest_window_days', ['Erntefenster', 'Harvest window'], 'number', { unit: 'd', ...ro }),
+      f('expected_yield_kg_per_m2', ['Ertrag', 'Yield'], 'number', { unit: 'kg/m²', ...ro }),
+      f('cutting_season', ['Schnittzeit', 'Cutting season'], 'text', ro),
+      f('pollination_group', ['Befruchtergruppe', 'Pollination group'], 'text', ro),
+      f('self_fertile', ['Selbstfruchtbar', 'Self-fertile'], 'bool', ro),
+      f('rootstock_compatibility', ['Unterlagen', 'Rootstocks'], 'long', ro),
+      f('storage_method', ['Lagerung', 'Storage'], 'list', ro),
+      f('storage_temp_c', ['Lagertemperatur', 'Storage temperature'], 'number', { unit: '°C', ...ro }),
+      f('storage_humidity', ['Luftfeuchte im Lager', 'Storage humidity'], 'text', ro),
+      f('shelf_life_days', ['Haltbarkeit', 'Shelf life'], 'number', { unit: 'd', ...ro }),
+      f('cold_storage_days', ['Im Kühllager', 'In cold storage'], 'number', { unit: 'd', ...ro }),
+      f(
+        'seed_viability_years',
+        ['Keimfähigkeit des Saatguts (Jahre)', 'Seed viability (years)'],
+        'number',
+        ro,
+      ),
+      f('storage_notes', ['Hinweise zur Lagerung', 'Storage notes'], 'long', ro),
+    ],
+  },
+  {
+    title: ['Verweise', 'External references'],
+    fields: [
+      f('kb_qid', ['Wikidata', 'Wikidata'], 'link', ro),
+      f('biodiv_id', ['GBIF', 'GBIF'], 'link', ro),
+      f('usesdb_url', ['Nutzpflanzen-Datenbank', 'Plant-uses database'], 'link', ro),
+      f('source_urls', ['Quellen', 'Sources'], 'list'),
+    ],
+  },
+];
+
+const VALUES: Record<string, Label> = {
+  canopy: ['Baumschicht', 'Canopy'],
+  sub_canopy: ['Niedrige Bäume', 'Sub-canopy'],
+  shrub: ['Strauchschicht', 'Shrub'],
+  herb: ['Krautschicht', 'Herb'],
+  ground_cover: ['Bodendecker', 'Ground cover'],
+  climber: ['Kletterpflanze', 'Climber'],
+  root: ['Wurzelschicht', 'Root'],
+  aquatic: ['Wasserpflanze', 'Aquatic'],
+  low: ['gering', 'low'],
+  medium: ['mittel', 'medium'],
+  high: ['hoch', 'high'],
+  native: ['heimisch', 'native'],
+  archaeophyte: ['Archäophyt (vor 1492 eingeführt)', 'archaeophyte (came before 1492)'],
+  neophyte: ['Neophyt (nach 1492 eingeführt)', 'neophyte (came after 1492)'],
+  introduced: ['eingeführt, nicht verwildert', 'introduced, not naturalised'],
+  pioneer: ['Pionier', 'pioneer'],
+  early: ['früh', 'early'],
+  mid: ['mittel', 'mid'],
+  late: ['spät', 'late'],
+  climax: ['Klimax', 'climax'],
+  beneficial: ['gut', 'good'],
+  antagonistic: ['schlecht', 'bad'],
+  neutral: ['neutral', 'neutral'],
+  scientific: ['wissenschaftlich belegt', 'scientific study'],
+  documented: ['dokumentiert', 'documented'],
+  traditional: ['Gärtnerwissen', 'garden lore'],
+  nitrogen_fixer: ['Stickstoffbinder', 'Nitrogen fixer'],
+  dynamic_accumulator: ['Nährstoffsammler', 'Dynamic accumulator'],
+  pollinator_attractor: ['Lockt Bestäuber', 'Pollinator attractor'],
+  beneficial_insect_attractor: ['Lockt Nützlinge', 'Beneficial insect attractor'],
+  mulch_plant: ['Mulchpflanze', 'Mulch plant'],
+  indoor_sowing: ['Vorziehen', 'Sow indoors'],
+  direct_sowing: ['Direktsaat', 'Sow outdoors'],
+  transplanting: ['Auspflanzen', 'Plant out'],
+  glasshouse: ['Gewächshaus', 'Glasshouse'],
+  harvesting: ['Ernte', 'Harvest'],
+};
+
+/** The value of an enumerated field in plain words. */
+export function valueLabel(value: string, lang: Lang): string {
+  const label = VALUES[value];
+  return label ? label[lang === 'de' ? 0 : 1] : value;
+}
+
+export function label(l: Label, lang: Lang): string {
+  return l[lang === 'de' ? 0 : 1];
+}
+
+/** A localized text in the language asked for, else in the other, else the neutral one. */
+export function localized(record: Record<string, unknown>, key: string, lang: Lang): string | null {
+  const other = lang === 'de' ? 'en' : 'de';
+  for (const k of [`${key}_${lang}`, key, `${key}_${other}`]) {
+    const value = record[k];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+  }
+  return null;
+}
+
+/** Where an external reference points. */
+export function referenceUrl(key: string, value: string): string | null {
+  if (/^https?:\/\//.test(value)) return value;
+  if (key === 'kb_qid') return `https://www.wikidata.org/wiki/${encodeURIComponent(value)}`;
+  if (key === 'biodiv_id') return `https://www.gbif.org/species/${encodeURIComponent(value)}`;
+  if (key === 'plantprot_code') return `https://gd.eppo.int/taxon/${encodeURIComponent(value)}`;
+  return null;
+}
+
+/** The fields an edit form offers: the writable ones, a localized text once per language. */
+export function editableFields(groups: FieldGroup[]): FieldSpec[] {
+  return groups
+    .flatMap((group) => group.fields)
+    .filter((field) => field.writable)
+    .flatMap((field) =>
+      LOCALIZED.includes(field.key)
+        ? [
+            field,
+            {
+              ...field,
+              key: `${field.key}_de`,
+              label: [`${field.label[0]} (Deutsch)`, `${field.label[1]} (German)`],
+            },
+            {
+              ...field,
+              key: `${field.key}_en`,
+              label: [`${field.label[0]} (Englisch)`, `${field.label[1]} (English)`],
+            },
+          ]
+        : [field],
+    );
+}
