@@ -1,14 +1,13 @@
 /**
- * HTTP hardening: security headers (helmet), CORS for the trusted browser
+ * HTTP hardening: security headers (@fastify/helmet), CORS for the trusted browser
  * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit) per client
  * address, one budget shared by every /auth/* route and one shared by every write.
  * Registered before any route, since the limits attach to routes as they are declared.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
-import helmet, { type HelmetOptions } from 'helmet';
 import type { AuthConfig } from '../auth/auth-config.js';
 import { TooManyRequests } from '../errors.js';
 import { ErrorBody, Ref } from '../schema/types.js';
@@ -16,27 +15,8 @@ import { ErrorBody, Ref } from '../schema/types.js';
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MINUTE_MS = 60_000;
 
-/**
- * The headers helmet sets for `options`, worked out once: none of ours depends on the request (no
- * nonces, no per-request directives), so every response gets the same ones without running
- * helmet's middleware, which rebuilds its configuration per request when mounted as a plugin.
- */
-function helmetHeaders(options: HelmetOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const response = {
-    setHeader(name: string, value: string) {
-      headers[name.toLowerCase()] = value;
-    },
-    removeHeader(name: string) {
-      delete headers[name.toLowerCase()];
-    },
-  };
-  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, () => {});
-  return headers;
-}
-
 export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): Promise<void> {
-  const securityHeaders = helmetHeaders({
+  await app.register(helmet, {
     // One policy for every response; it is what the API documentation page (/api/docs,
     // swagger-ui served from this service) needs: its own scripts, styles and images, inline
     // style attributes, and fetch to this origin. JSON responses are unaffected by it.
@@ -61,10 +41,6 @@ export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): 
     strictTransportSecurity: auth.secureCookies ? { maxAge: 180 * 24 * 3600 } : false,
     crossOriginResourcePolicy: { policy: 'same-site' },
     xFrameOptions: { action: 'deny' },
-  });
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.headers(securityHeaders);
-    done();
   });
 
   await app.register(cors, {
