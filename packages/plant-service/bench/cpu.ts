@@ -8,6 +8,10 @@
  * measured the same way in the same run, so a ratio to it can be read against the throughput
  * targets. (How many statements a request sends, and their plans: `npm run bench:explain`.)
  *
+ * With CPU_COMPARE_DIR (another checkout's built plant-service package, e.g. the code before a
+ * change), both services run side by side on the same database and take the same requests in
+ * alternating batches, so a before/after ratio holds however loaded the machine is.
+ *
  * Env: CPU_DATABASE_URL (default: the `plant_bench` database on TEST_DATABASE_URL's server, loaded
  * by an earlier `BENCH_REUSE=true npm run bench`), CPU_REQUESTS (per scenario, default 2000),
  * CPU_CONNECTIONS (default 4), RESPONSE_CACHE_MB (passed on), CPU_SCENARIOS (words a scenario's
@@ -82,7 +86,7 @@ async function send(base: string, next: () => Request, amount: number): Promise<
   return errors + result.errors + result.timeouts;
 }
 
-/** CPU µs per request of `pid` over `amount` requests, after a short warm-up (JIT, pool connections). */
+/** CPU µs per request of `pid` over `amount` requests, after a short warm-up (JIT, connections). */
 async function measure(pid: number, base: string, next: () => Request, amount: number) {
   await send(base, next, Math.min(500, amount));
   const cpu0 = cpuMicros(pid);
@@ -108,12 +112,15 @@ async function baseline(bodies: Record<string, string>): Promise<number> {
   }
 }
 
-async function main() {
+/** A fresh, seeded request generator per scenario: two services measured side by side get the same requests. */
+function scenarios(): Record<string, () => Request> {
   const data = makeDataset();
-  const real = realisticScenarios(data);
-  const all: Record<string, () => Request> = {
+  return {
     ...Object.fromEntries(
-      Object.entries(real).map(([name, next]) => [name, () => ({ method: 'GET' as const, path: next() })]),
+      Object.entries(realisticScenarios(data)).map(([name, next]) => [
+        name,
+        () => ({ method: 'GET' as const, path: next() }),
+      ]),
     ),
     ...Object.fromEntries(
       Object.entries(plannerScenarios(data)).map(([name, list]) => {
@@ -122,9 +129,21 @@ async function main() {
       }),
     ),
   };
+}
+
+interface Service {
+  label: string;
+  pid: number;
+  base: string;
+  stop(): Promise<void>;
+  next: Record<string, () => Request>;
+}
+
+/** The compiled service of the package in `dir`, as `npm start` runs it. */
+async function startService(label: string, dir: string): Promise<Service> {
   const port = await freePort();
   const profDir = process.env.CPU_PROF;
-  const server = startChild(
+  const child = startChild(
     startCommand.entry,
     [],
     {
@@ -134,35 +153,63 @@ async function main() {
       DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
     },
-    packageDir,
+    dir,
     [...startCommand.flags, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
   );
   const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/health`);
+  return { label, pid: child.pid as number, base, stop: () => stopChild(child), next: scenarios() };
+}
+
+async function main() {
+  const services = [await startService('this', packageDir)];
+  // CPU_COMPARE_DIR: another checkout's plant-service package (built), measured in the same run,
+  // its batches alternating with this one's, so both see the same machine load.
+  const compareDir = process.env.CPU_COMPARE_DIR;
+  if (compareDir) services.push(await startService('compared', path.resolve(compareDir)));
+  const rounds = compareDir ? 4 : 1;
   const bodies: Record<string, string> = {};
-  const rows: [string, { micros: number; errors: number }][] = [];
+  const rows: [string, { micros: number; errors: number }[]][] = [];
   try {
-    await waitFor(`${base}/health`);
-    for (const s of data.speciesRows.slice(0, 1000)) {
+    for (const s of makeDataset().speciesRows.slice(0, 1000)) {
       const p = `/api/v1/species/${s.slug}`;
-      bodies[p] = await (await fetch(base + p)).text();
+      bodies[p] = await (await fetch(services[0]!.base + p)).text();
     }
-    for (const [name, next] of Object.entries(all)) {
+    for (const name of Object.keys(services[0]!.next)) {
       if (filter.length > 0 && !filter.some((w) => name.toLowerCase().includes(w))) continue;
-      rows.push([name, await measure(server.pid as number, base, next, requests)]);
-      console.error(`${name}: ${rows.at(-1)?.[1].micros.toFixed(0)} µs`);
+      const totals = services.map(() => ({ micros: 0, errors: 0 }));
+      for (const s of services) await send(s.base, s.next[name]!, Math.min(500, requests));
+      for (let round = 0; round < rounds; round++)
+        for (const [k, s] of services.entries()) {
+          const amount = Math.ceil(requests / rounds);
+          const cpu0 = cpuMicros(s.pid);
+          totals[k]!.errors += await send(s.base, s.next[name]!, amount);
+          totals[k]!.micros += (cpuMicros(s.pid) - cpu0) / (amount * rounds);
+        }
+      rows.push([name, totals]);
+      console.error(`${name}: ${totals.map((t) => t.micros.toFixed(0)).join(' / ')} µs`);
     }
   } finally {
-    await stopChild(server);
+    for (const s of services) await s.stop();
   }
   const bare = await baseline(bodies);
   console.log(
     `${requests} requests per scenario, ${connections} connections; baseline ${bare.toFixed(0)} µs\n`,
   );
-  console.log('| scenario | CPU µs per request | × baseline | 4xx/5xx/errors |');
-  console.log('|---|---|---|---|');
-  for (const [name, { micros, errors }] of rows)
-    console.log(`| ${name} | ${micros.toFixed(0)} | ${(micros / bare).toFixed(1)} | ${errors} |`);
-  console.log(`| bare node:http baseline (species by slug) | ${bare.toFixed(0)} | 1.0 | 0 |`);
+  const compared = services.length > 1;
+  console.log(
+    `| scenario | CPU µs per request | × baseline |${compared ? ' compared: CPU µs | this ÷ compared |' : ''} 4xx/5xx/errors |`,
+  );
+  console.log(`|---|---|---|${compared ? '---|---|' : ''}---|`);
+  for (const [name, [mine, other]] of rows)
+    console.log(
+      `| ${name} | ${mine!.micros.toFixed(0)} | ${(mine!.micros / bare).toFixed(1)} |` +
+        (other ? ` ${other.micros.toFixed(0)} | ${(mine!.micros / other.micros).toFixed(2)} |` : '') +
+        ` ${mine!.errors + (other?.errors ?? 0)} |`,
+    );
+  console.log(
+    `| bare node:http baseline (species by slug) | ${bare.toFixed(0)} | 1.0 |${compared ? ' | |' : ''} 0 |`,
+  );
 }
 
 await main();
