@@ -14,7 +14,10 @@ const smallints = (values: number[]) =>
     values.map((v) => sql`${v}`),
     sql`, `,
   )}]::smallint[]`;
-const isEmpty = (column: PgColumn) => sql`coalesce(cardinality(${column}), 0) = 0`;
+// Written as `is null or = '{}'` rather than as a test of cardinality(): the planner estimates
+// these from the column's statistics, so it knows when most cultivars match (then it walks the
+// name index in order and stops after the page) and when few do (then the GIN indexes find them).
+const isEmpty = (column: PgColumn) => sql`(${column} is null or ${column} = '{}')`;
 
 function column(activity: Activity, unit: 'months' | 'weeks'): PgColumn {
   return cultivars[`${activity}_${unit}`];

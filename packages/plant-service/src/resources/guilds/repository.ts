@@ -1,17 +1,20 @@
 /**
- * Guild queries. Relations of one species, or inside one set, are few; the best candidates per
- * function and per layer come from one statement of small ordered subqueries, each served by its
- * partial index (species_guild_*_idx) and stopping after `limit` rows.
+ * Guild queries, each a prepared statement (db/prepared-sql.ts): a guild request runs three and
+ * a guild check two, whatever the number of groups or members. Relations of one species, or inside
+ * one set, are few; the best candidates per function and per layer come from one statement of
+ * small ordered subqueries, each served by its partial index (species_guild_*_idx) and stopping
+ * after `limit` ids. Lists of refs and ids travel as one JSON array parameter, so each statement's
+ * text is the same for any number of them.
  */
-import { aliasedTable, and, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.js';
+import { type SQL, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { runPrepared } from '../../db/prepared-sql.js';
 import { companions, species } from '../../db/tables.js';
 import { isUuid } from '../../lib/slug.js';
 import { functionPredicate, GUILD_FUNCTIONS, type GuildFunction } from '../../schema/guild-functions.js';
-import type { HalfZones } from '../../schema/hardiness.js';
+import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
-import { hardinessCovers } from '../species/repository.js';
-import { COMPANION_EVIDENCE, type Evidence } from './evidence.js';
+import type { Evidence } from './evidence.js';
 import type { GuildMember } from './schemas.js';
 
 /** A species with what the guild rules need: its functions, score and hardiness range. */
@@ -31,29 +34,28 @@ export interface Relation {
   b: string;
 }
 
-type Columns = typeof species;
-
-function factColumns(t: Columns, qualifier: string) {
-  return {
-    id: t.id,
-    slug: t.slug,
-    name_scientific: t.name_scientific,
-    name_en: t.name_en,
-    name_de: t.name_de,
-    plant_layer: t.plant_layer,
-    primary_image_key: t.primary_image_key,
-    native_status: t.native_status,
-    guild_score: t.guild_score,
-    hardiness_min: t.hardiness_min,
-    hardiness_max: t.hardiness_max,
-    ...Object.fromEntries(
-      GUILD_FUNCTIONS.map((fn) => [
-        `is_${fn}`,
-        sql<boolean>`${functionPredicate(fn, qualifier)}`.as(`is_${fn}`),
-      ]),
-    ),
-  };
+/** The facts of species `s` as SQL select items, named as toFacts reads them. */
+function factColumns(): SQL {
+  return sql.join(
+    [
+      sql.raw(
+        ['id', 'slug', 'name_scientific', 'name_en', 'name_de', 'plant_layer', 'primary_image_key']
+          .concat(['native_status', 'guild_score', 'hardiness_min', 'hardiness_max'])
+          .map((column) => `s."${column}"`)
+          .join(', '),
+      ),
+      ...GUILD_FUNCTIONS.map((fn) => sql`${functionPredicate(fn, 's.')} as ${sql.identifier(`is_${fn}`)}`),
+    ],
+    sql`, `,
+  );
 }
+
+/** A JSON array parameter as a set of values of `type`. */
+const elements = (name: string, type: 'uuid' | 'text') =>
+  sql`(select value::${sql.raw(type)} from json_array_elements_text(${sql.placeholder(name)}::json))`;
+
+const RELATION_COLUMNS = sql`c.id as companion_id, c.relationship, c.mechanism, c.evidence,
+  c.species_a_id as a, c.species_b_id as b`;
 
 function toFacts(row: Record<string, unknown>): SpeciesFacts {
   const min = row.hardiness_min as number | null;
@@ -73,8 +75,6 @@ function toFacts(row: Record<string, unknown>): SpeciesFacts {
   };
 }
 
-const other = aliasedTable(species, 'other');
-
 export interface CandidateFilters {
   hardinessZone?: string | undefined;
   nativeStatus?: string | undefined;
@@ -84,123 +84,78 @@ export interface CandidateFilters {
 export type GroupKey = `function:${GuildFunction}` | `layer:${string}`;
 
 export const guildRepository = {
-  async findSpecies(ex: Executor, refs: string[]): Promise<SpeciesFacts[]> {
-    const ids = refs.filter(isUuid).map((r) => r.toLowerCase());
-    const slugs = refs.filter((r) => !isUuid(r));
-    const rows = await ex
-      .select(factColumns(species, '"species".'))
-      .from(species)
-      .where(
-        or(
-          ids.length > 0 ? inArray(species.id, ids) : undefined,
-          slugs.length > 0 ? inArray(species.slug, slugs) : undefined,
-        ),
-      );
-    return rows.map((r) => toFacts(r as Record<string, unknown>));
+  async findSpecies(db: Db, refs: string[]): Promise<SpeciesFacts[]> {
+    const rows = await runPrepared<Record<string, unknown>>(
+      db,
+      'guild_species',
+      () => sql`select ${factColumns()} from ${species} s
+        where s.id in ${elements('ids', 'uuid')} or s.slug in ${elements('slugs', 'text')}`,
+      {
+        ids: JSON.stringify(refs.filter(isUuid).map((r) => r.toLowerCase())),
+        slugs: JSON.stringify(refs.filter((r) => !isUuid(r))),
+      },
+    );
+    return rows.map(toFacts);
   },
 
   /** Every relation of `speciesId`, with the species on the other side. */
-  async relationsOf(ex: Executor, speciesId: string): Promise<{ relation: Relation; other: SpeciesFacts }[]> {
-    const rows = await ex
-      .select({
-        ...factColumns(other, '"other".'),
-        companion_id: companions.id,
-        relationship: companions.relationship,
-        mechanism: companions.mechanism,
-        evidence: COMPANION_EVIDENCE,
-        a: companions.species_a_id,
-        b: companions.species_b_id,
-      })
-      .from(companions)
-      .innerJoin(
-        other,
-        sql`${other.id} = case when ${companions.species_a_id} = ${speciesId} then ${companions.species_b_id} else ${companions.species_a_id} end`,
-      )
-      .where(or(eq(companions.species_a_id, speciesId), eq(companions.species_b_id, speciesId)));
-    return rows.map((r) => ({ relation: toRelation(r), other: toFacts(r as Record<string, unknown>) }));
+  async relationsOf(db: Db, speciesId: string): Promise<{ relation: Relation; other: SpeciesFacts }[]> {
+    const rows = await runPrepared<Record<string, unknown>>(
+      db,
+      'guild_relations_of',
+      () => {
+        const id = sql`${sql.placeholder('id')}::uuid`;
+        return sql`select ${factColumns()}, ${RELATION_COLUMNS} from ${companions} c
+          join ${species} s on s.id = case when c.species_a_id = ${id} then c.species_b_id else c.species_a_id end
+          where c.species_a_id = ${id} or c.species_b_id = ${id}`;
+      },
+      { id: speciesId },
+    );
+    return rows.map((r) => ({ relation: toRelation(r), other: toFacts(r) }));
   },
 
   /** Beneficial and antagonistic relations with both species in `ids`. */
-  async relationsAmong(ex: Executor, ids: string[]): Promise<Relation[]> {
-    const rows = await ex
-      .select({
-        companion_id: companions.id,
-        relationship: companions.relationship,
-        mechanism: companions.mechanism,
-        evidence: COMPANION_EVIDENCE,
-        a: companions.species_a_id,
-        b: companions.species_b_id,
-      })
-      .from(companions)
-      .where(
-        and(
-          inArray(companions.species_a_id, ids),
-          inArray(companions.species_b_id, ids),
-          inArray(companions.relationship, ['beneficial', 'antagonistic']),
-        ),
-      )
-      .orderBy(companions.created_at, companions.id);
+  async relationsAmong(db: Db, ids: string[]): Promise<Relation[]> {
+    const rows = await runPrepared<Record<string, unknown>>(
+      db,
+      'guild_relations_among',
+      () => sql`select ${RELATION_COLUMNS} from ${companions} c
+        where c.species_a_id in ${elements('ids', 'uuid')} and c.species_b_id in ${elements('ids', 'uuid')}
+          and c.relationship in ('beneficial', 'antagonistic')
+        order by c.created_at, c.id`,
+      { ids: JSON.stringify(ids) },
+    );
     return rows.map(toRelation);
   },
 
   /**
    * The best `limit` candidates of every function and every layer by the species' own score
    * (functions, then scientific name, then id), leaving out `excluded` ids and anything that
-   * fails the filters. A layer's candidates need at least one function.
+   * fails the filters. A layer's candidates need at least one function. One prepared statement
+   * per combination of filters: the groups pick ids only, and their facts are read once.
    */
   async topByGroup(
-    ex: Executor,
+    db: Db,
     excluded: string[],
     filters: CandidateFilters,
     limit: number,
   ): Promise<Map<GroupKey, SpeciesFacts[]>> {
-    const common: SQL[] = [
-      sql`${species.id} not in (${sql.join(
-        excluded.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )})`,
-    ];
-    if (filters.hardinessZone !== undefined) common.push(hardinessCovers(filters.hardinessZone));
-    if (filters.nativeStatus !== undefined) common.push(eq(species.native_status, filters.nativeStatus));
-    const groups: [GroupKey, SQL][] = [
-      ...GUILD_FUNCTIONS.map((fn): [GroupKey, SQL] => [`function:${fn}`, functionPredicate(fn)]),
-      ...PLANT_LAYERS.map((layer): [GroupKey, SQL] => [
-        `layer:${layer}`,
-        sql`${species.plant_layer} = ${layer} and ${species.guild_score} > 0`,
-      ]),
-    ];
-    const { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key, native_status } =
-      species;
-    const plain = {
-      id,
-      slug,
-      name_scientific,
-      name_en,
-      name_de,
-      plant_layer,
-      primary_image_key,
-      native_status,
-    };
-    const list = sql.join(
-      [
-        ...Object.entries({ ...plain, guild_score: species.guild_score }).map(
-          ([name, column]) => sql`${column} as ${sql.identifier(name)}`,
-        ),
-        sql`${species.hardiness_min} as hardiness_min, ${species.hardiness_max} as hardiness_max`,
-        ...GUILD_FUNCTIONS.map(
-          (fn) => sql`${functionPredicate(fn, '"species".')} as ${sql.identifier(`is_${fn}`)}`,
-        ),
-      ],
-      sql`, `,
+    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
+    if (filters.hardinessZone !== undefined && zone === null)
+      throw new Error(`not a hardiness zone: ${filters.hardinessZone}`);
+    const native = filters.nativeStatus ?? null;
+    const name = `guild_top${zone ? '_zone' : ''}${native === null ? '' : '_native'}`;
+    const rows = await runPrepared<Record<string, unknown>>(
+      db,
+      name,
+      () => topByGroupStatement(zone !== null, native !== null),
+      {
+        excluded: JSON.stringify(excluded),
+        limit,
+        ...(zone ? { zone_min: zone.min, zone_max: zone.max } : {}),
+        ...(native === null ? {} : { native }),
+      },
     );
-    const parts = groups.map(
-      ([key, predicate]) => sql`(select ${key}::text as group_key, ${list} from ${species}
-        where ${predicate} and ${sql.join(common, sql` and `)}
-        order by ${species.guild_score} desc nulls last, ${species.name_scientific}, ${species.id}
-        limit ${limit})`,
-    );
-    const result = await ex.execute(sql.join(parts, sql` union all `));
-    const { rows } = result as unknown as { rows: Record<string, unknown>[] };
     const byGroup = new Map<GroupKey, SpeciesFacts[]>();
     for (const row of rows) {
       const key = row.group_key as GroupKey;
@@ -210,20 +165,45 @@ export const guildRepository = {
   },
 };
 
-function toRelation(r: {
-  companion_id: string;
-  relationship: string;
-  mechanism: string | null;
-  evidence: unknown;
-  a: string;
-  b: string;
-}): Relation {
+/**
+ * The statement behind topByGroup: per group a small ordered subquery served by its partial
+ * index (species_guild_*_idx), stopping after `limit` ids; then the facts of those ids.
+ */
+function topByGroupStatement(byZone: boolean, byNative: boolean): SQL {
+  const common: SQL[] = [sql`${species.id} not in ${elements('excluded', 'uuid')}`];
+  if (byZone)
+    common.push(
+      sql`${species.hardiness_min} <= ${sql.placeholder('zone_min')} and ${species.hardiness_max} >= ${sql.placeholder('zone_max')}`,
+    );
+  if (byNative) common.push(sql`${species.native_status} = ${sql.placeholder('native')}`);
+  const groups: [GroupKey, SQL][] = [
+    ...GUILD_FUNCTIONS.map((fn): [GroupKey, SQL] => [`function:${fn}`, functionPredicate(fn)]),
+    // The layer is written into the text so the partial index's leading column matches it.
+    ...PLANT_LAYERS.map((layer): [GroupKey, SQL] => [
+      `layer:${layer}`,
+      sql`${species.plant_layer} = ${sql.raw(`'${layer}'`)} and ${species.guild_score} > 0`,
+    ]),
+  ];
+  const parts = groups.map(
+    ([key, predicate]) => sql`(select ${sql.raw(`'${key}'`)}::text as group_key, ${species.id} as id,
+        ${species.guild_score} as rank_score, ${species.name_scientific} as rank_name from ${species}
+      where ${predicate} and ${sql.join(common, sql` and `)}
+      order by ${species.guild_score} desc nulls last, ${species.name_scientific}, ${species.id}
+      limit ${sql.placeholder('limit')})`,
+  );
+  return sql`select g.group_key, ${factColumns()}
+    from (${sql.join(parts, sql` union all `)}) g
+    join ${species} s on s.id = g.id
+    order by g.group_key, g.rank_score desc nulls last, g.rank_name, g.id`;
+}
+
+function toRelation(r: Record<string, unknown>): Relation {
   return {
-    companion_id: r.companion_id,
-    relationship: r.relationship,
-    mechanism: r.mechanism,
+    companion_id: r.companion_id as string,
+    relationship: r.relationship as string,
+    mechanism: r.mechanism as string | null,
     evidence: (r.evidence ?? null) as Evidence | null,
-    a: r.a,
-    b: r.b,
+    a: r.a as string,
+    b: r.b as string,
   };
 }
