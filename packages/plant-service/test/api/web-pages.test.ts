@@ -52,7 +52,7 @@ describe('web pages', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toEqual(expect.any(String));
     }
-    for (const url of ['/assets/..%2Fpackage.json', '/assets/..', '/assets/.hidden']) {
+    for (const url of ['/assets/..%2Fpackage.json', '/assets/.hidden', '/assets/a..%2F..%2Fx.js']) {
       const outside = await t.app.inject({ url });
       expect(outside.statusCode, url).toBe(400);
       expect(outside.json().error).toMatch(/file/);

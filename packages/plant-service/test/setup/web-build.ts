@@ -9,5 +9,9 @@ import { promisify } from 'node:util';
 const ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 export default async function setup() {
-  await promisify(execFile)('npm', ['run', 'build', '-w', '@plants/plant-web'], { cwd: ROOT });
+  // vitest sets NODE_ENV=test, with which the Preact preset would bundle its debugging aids.
+  await promisify(execFile)('npm', ['run', 'build', '-w', '@plants/plant-web'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
