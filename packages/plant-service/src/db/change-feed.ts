@@ -37,6 +37,12 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
+/** The code and message of a connection error: one log line, no stack. */
+function describe(error: unknown): { code?: unknown; reason?: string } {
+  if (!error) return {};
+  return { code: (error as { code?: unknown }).code, reason: (error as Error).message };
+}
+
 /** For PostgreSQL shared by several instances: LISTEN on a dedicated connection, NOTIFY on writes. */
 export async function postgresChangeFeed(url: string, log: Logger): Promise<ChangeFeed> {
   let version = 0;
@@ -59,7 +65,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
       live = false;
       version++;
       if (!closed) {
-        log.warn({ err: error }, 'change feed: LISTEN connection lost; cache bypassed until it is back');
+        log.warn(describe(error), 'change feed: LISTEN connection lost; cache bypassed until it is back');
         schedule();
       }
     };
@@ -82,8 +88,8 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
 
   function schedule(): void {
     retry = setTimeout(() => {
-      connect().catch((error) => {
-        log.warn({ err: error }, 'change feed: reconnect failed');
+      // Not logged per attempt: the loss was, and the database's own state change is.
+      connect().catch(() => {
         backoff = Math.min(backoff * 2, 10_000);
         schedule();
       });
@@ -94,7 +100,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
   try {
     await connect();
   } catch (error) {
-    log.warn({ err: error }, 'change feed: LISTEN failed; cache bypassed until it works');
+    log.warn(describe(error), 'change feed: LISTEN failed; cache bypassed until it works');
     schedule();
   }
 
@@ -108,7 +114,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
     changed() {
       version++;
       notifier.query(`NOTIFY ${CHANGE_CHANNEL}`).catch((error) => {
-        log.warn({ err: error }, 'change feed: NOTIFY failed');
+        log.warn(describe(error), 'change feed: NOTIFY failed');
       });
     },
     async close() {
