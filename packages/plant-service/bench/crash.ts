@@ -115,7 +115,7 @@ async function crashRun(
   await ready(base);
 
   /** Per slug: the versions a request sent, and the index of the last one acknowledged. */
-  const sent = new Map<string, { versions: Family[]; acked: number }>();
+  const sent = new Map<string, { versions: Family[]; acked: number; writer: number }>();
   const tally: Tally = { acknowledged: 0, unanswered: 0, unansweredPresent: 0, lost: [], torn: [] };
   let killed = false;
   let n = 0;
@@ -124,8 +124,10 @@ async function crashRun(
   const writer = async (w: number) => {
     while (!killed) {
       const i = n++;
-      // Updates go to families whose create was acknowledged.
-      const slugs = [...sent].filter(([, e]) => e.acked >= 0).map(([slug]) => slug);
+      // Updates go to this writer's own families whose create was acknowledged: one writer per
+      // family, so its writes reach the server in the order they were sent and a newer
+      // acknowledged version can be told from an older one.
+      const slugs = [...sent].filter(([, e]) => e.acked >= 0 && e.writer === w).map(([slug]) => slug);
       const update = slugs.length > 0 && random() < 0.4;
       let slug: string;
       let version: Family;
@@ -150,7 +152,7 @@ async function crashRun(
           name_de: `Absturzgewächse ${i}`,
           description: `created ${i} by writer ${w} in run ${run}`.repeat(1 + (i % 20)),
         };
-        sent.set(slug, { versions: [version], acked: -1 });
+        sent.set(slug, { versions: [version], acked: -1, writer: w });
         request = fetch(new URL('/api/v1/families', base), {
           method: 'POST',
           headers,
