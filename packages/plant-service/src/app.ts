@@ -13,6 +13,7 @@ import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
+import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { echoRequestId, requestId } from './http/request-id.js';
@@ -37,7 +38,7 @@ export interface AppDeps {
   store?: ObjectStore;
   /** Announces data changes to the response cache; by default local to this process. */
   changeFeed?: ChangeFeed;
-  /** While this answers true (the starter dataset is loading), requests other than /health get a 503. */
+  /** While this answers true (the database or starter dataset is not ready), requests other than /health get a 503. */
   startingUp?: () => boolean;
 }
 
@@ -55,7 +56,8 @@ export async function buildApp({
     logger: logger === true ? { level: config.logLevel } : logger,
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors,
     requestIdHeader: false,
     genReqId: requestId,
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -64,6 +66,7 @@ export async function buildApp({
   installErrorHandling(app);
   app.addHook('onRoute', defaultedQueryOptional);
   app.addHook('onRoute', documentUnavailable);
+  app.addHook('onRoute', documentLongPaths);
   app.addHook('preValidation', rejectNulCharacters);
   echoRequestId(app);
   if (startingUp) {
@@ -72,7 +75,8 @@ export async function buildApp({
       // `status` too, so the body also fits /ready's own schema.
       return reply.code(503).header('retry-after', '5').send({
         status: 'error',
-        error: 'the service is starting (loading the starter dataset); try again shortly',
+        error:
+          'the service is starting (waiting for its database or loading the starter dataset); try again shortly',
       });
     });
   }

@@ -1,10 +1,13 @@
 /**
- * Entry point: configuration, database and migrations, image store, then listen, and only then
- * (with the port held) the starter dataset on an empty embedded database; until that is loaded,
- * requests other than /health get a 503. Closes cleanly on SIGINT/SIGTERM. Every fatal start-up
- * problem is one log line naming its cause and the variable to fix (see startup-errors.ts).
+ * Entry point: configuration, database (the embedded one migrated now), image store, then listen,
+ * and only then (with the port held) PostgreSQL's migrations and the starter dataset on an empty
+ * embedded database; until those are done, requests other than /health get a 503. PostgreSQL
+ * unreachable at start is not fatal: it is logged once and retried with backoff until it answers.
+ * Closes cleanly on SIGINT/SIGTERM. Every fatal start-up problem is one log line naming its cause
+ * and the variable to fix (see startup-errors.ts).
  */
 import path from 'node:path';
+import { type Backoff, backoffDelay } from '@plants/common/backoff';
 import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { startSessionPurge } from './auth/session-purge.js';
@@ -12,6 +15,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { loadStarterDataIfEmpty } from './dataset/starter.js';
 import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
+import { databaseUnreachable } from './db/constraints.js';
 import { migrate } from './db/migrate.js';
 import { keepStatisticsCurrent } from './db/statistics.js';
 import { StartupError } from './errors.js';
@@ -20,6 +24,9 @@ import { databaseStartupError, listenStartupError, storeStartupError } from './s
 import { createObjectStore } from './storage/create-store.js';
 
 let log = pino();
+
+/** PostgreSQL unreachable at start: tried again quickly at first, then every few seconds. */
+const STARTUP_RETRY: Backoff = { firstMs: 250, maxMs: 5_000 };
 
 async function main(): Promise<void> {
   let config = loadConfig();
@@ -36,13 +43,13 @@ async function main(): Promise<void> {
   let database: Database;
   try {
     database = config.databaseUrl
-      ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize })
+      ? openPostgres({ url: config.databaseUrl, poolSize: config.databasePoolSize, log })
       : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
     log.info(
       { backend: database.kind, dataDir: database.kind === 'pglite' ? config.dataDir : undefined },
       'database',
     );
-    await migrate(database);
+    if (database.kind === 'pglite') await migrate(database);
   } catch (error) {
     throw databaseStartupError(error, config);
   }
@@ -101,6 +108,28 @@ async function main(): Promise<void> {
     await Promise.allSettled([app.close(), changeFeed.close(), store.close(), devIdp?.close()]);
     await database.close().catch(() => {});
     throw listenStartupError(error, config);
+  }
+
+  if (database.kind === 'postgres') {
+    // Migrating also waits for PostgreSQL to answer; meanwhile /health is alive, the rest is 503.
+    for (let attempt = 1; !closing; attempt++) {
+      try {
+        await migrate(database);
+        if (attempt > 1) log.info({ attempts: attempt }, 'PostgreSQL answered: migrations applied');
+        break;
+      } catch (error) {
+        if (closing) return;
+        if (!databaseUnreachable(error)) throw databaseStartupError(error, config);
+        const delay = backoffDelay(attempt, STARTUP_RETRY);
+        // Once, not per attempt: the cause and what to check, then quiet until it answers.
+        if (attempt === 1) {
+          const { message, variable } = databaseStartupError(error, config);
+          log.warn({ variable, retryInMs: delay }, `${message}; retrying until it answers (503 meanwhile)`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
+    if (closing) return;
   }
 
   if (config.demoData && database.kind === 'pglite') {

@@ -40,6 +40,12 @@ interface Logger {
   warn(obj: object, msg: string): void;
 }
 
+/** The code and message of a connection error: one log line, no stack. */
+function describe(error: unknown): { code?: unknown; reason?: string } {
+  if (!error) return {};
+  return { code: (error as { code?: unknown }).code, reason: (error as Error).message };
+}
+
 /** For PostgreSQL shared by several instances: LISTEN on a dedicated connection, NOTIFY on writes. */
 export async function postgresChangeFeed(url: string, log: Logger): Promise<ChangeFeed> {
   let version = 0;
@@ -62,7 +68,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
       live = false;
       version++;
       if (!closed) {
-        log.warn({ err: error }, 'change feed: LISTEN connection lost; cache bypassed until it is back');
+        log.warn(describe(error), 'change feed: LISTEN connection lost; cache bypassed until it is back');
         schedule();
       }
     };
@@ -87,10 +93,8 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
     failures++;
     retry = setTimeout(
       () => {
-        connect().catch((error) => {
-          log.warn({ err: error }, 'change feed: reconnect failed');
-          schedule();
-        });
+        // Not logged per attempt: the loss was, and the database's own state change is.
+        connect().catch(() => schedule());
       },
       backoffDelay(failures, RECONNECT),
     );
@@ -100,7 +104,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
   try {
     await connect();
   } catch (error) {
-    log.warn({ err: error }, 'change feed: LISTEN failed; cache bypassed until it works');
+    log.warn(describe(error), 'change feed: LISTEN failed; cache bypassed until it works');
     schedule();
   }
 
@@ -114,7 +118,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
     changed() {
       version++;
       notifier.query(`NOTIFY ${CHANGE_CHANNEL}`).catch((error) => {
-        log.warn({ err: error }, 'change feed: NOTIFY failed');
+        log.warn(describe(error), 'change feed: NOTIFY failed');
       });
     },
     async close() {

@@ -8,7 +8,9 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
+import { type Reachability, type ReachabilityLog, watchReachability } from './reachability.js';
 import * as tables from './tables.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -23,25 +25,95 @@ export interface Database {
   readonly url?: string;
   /** Connections open, idle, and queries waiting for one (PostgreSQL's pool only). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
+  /** False while PostgreSQL cannot be reached (see reachability.ts); PGlite always is. */
+  readonly reachable?: () => boolean;
   close(): Promise<void>;
 }
 
 export interface PostgresOptions {
   url: string;
   poolSize?: number;
+  /** Where the database going away and coming back is logged (once per change); silent by default. */
+  log?: ReachabilityLog;
 }
 
-export function openPostgres({ url, poolSize = 10 }: PostgresOptions): Database {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+/** A pool connect that takes longer is an unreachable database, not a request left hanging. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  const reachability = watchReachability(url, log);
+  // A client losing its connection must not crash the process, whether idle (the pool's own
+  // listener is attached only then) or checked out by a request (which gets the error too).
+  pool.on('error', (error) => reachability.lost(error));
+  pool.on('connect', (client) => client.on('error', (error) => reachability.lost(error)));
+  watchQueries(pool, reachability);
   return {
     db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
     kind: 'postgres',
     url,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    close: () => pool.end(),
+    reachable: () => reachability.reachable,
+    close: async () => {
+      reachability.close();
+      await pool.end();
+    },
   };
+}
+
+const silent: ReachabilityLog = { warn: () => {}, info: () => {} };
+
+type Callable = (...args: unknown[]) => unknown;
+
+/**
+ * Routes every query's outcome through `reachability`: the promise forms drizzle uses of
+ * `pool.query`, `pool.connect` and a checked-out client's `query` (callback forms, which the pool
+ * uses internally, pass through untouched).
+ *
+ * A checked-out client whose connection is lost goes back to the pool at once (which discards
+ * it), and its holder's own release becomes a no-op: drizzle releases a transaction's client only
+ * once `begin` has succeeded, so a `begin` on a dead connection would otherwise keep a pool slot
+ * forever, and a few outages would leave every request waiting for a connection.
+ */
+function watchQueries(pool: pg.Pool, reachability: Reachability): void {
+  const settle = (result: unknown, onLost?: (error: unknown) => void): unknown =>
+    result instanceof Promise
+      ? result.catch(async (error: unknown) => {
+          const translated = await reachability.failed(error);
+          if (onLost && databaseUnreachable(translated)) onLost(translated);
+          throw translated;
+        })
+      : result;
+  const watched = new WeakSet<pg.PoolClient>();
+  const query = pool.query.bind(pool) as Callable;
+  pool.query = ((...args: unknown[]) => settle(query(...args))) as typeof pool.query;
+  const connect = pool.connect.bind(pool) as Callable;
+  pool.connect = ((...args: unknown[]) => {
+    if (args.length > 0) return connect(...args);
+    return settle(
+      (connect() as Promise<pg.PoolClient>).then((client) => {
+        // The pool gives each checkout its own release function.
+        const release = client.release;
+        let released = false;
+        client.release = (error?: Error | boolean) => {
+          if (released) return;
+          released = true;
+          release(error);
+        };
+        if (!watched.has(client)) {
+          watched.add(client);
+          const clientQuery = client.query.bind(client) as Callable;
+          client.query = ((...a: unknown[]) =>
+            settle(clientQuery(...a), (error) => client.release(error as Error))) as typeof client.query;
+        }
+        return client;
+      }),
+    );
+  }) as typeof pool.connect;
 }
 
 /** A new PGlite instance with the extensions the migrations need (pg_trgm for name search). */

@@ -24,3 +24,17 @@ export function violatedConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** SQLSTATE connection_failure: the class (08) the HTTP layer answers with 503 + Retry-After. */
+export const PG_CONNECTION_FAILURE = '08006';
+
+/**
+ * The error to throw for a query whose connection was lost. node-postgres reports a dropped
+ * socket without any code; giving it the SQLSTATE PostgreSQL uses for that case lets the one
+ * database-error translation treat it like every other sign of an unreachable database.
+ */
+export function connectionLost(cause: unknown): Error & { code: string } {
+  return Object.assign(new Error('the connection to the database was lost', { cause }), {
+    code: PG_CONNECTION_FAILURE,
+  });
+}

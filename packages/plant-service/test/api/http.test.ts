@@ -15,7 +15,7 @@ describe('HTTP behaviour', () => {
   it('answers /health with status ok', async () => {
     const res = await t.app.inject({ url: '/health' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ status: 'ok' });
+    expect(res.json()).toEqual({ status: 'ok', database: 'reachable' });
   });
 
   it('answers / (where login and logout land) with the home page', async () => {

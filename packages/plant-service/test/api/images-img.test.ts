@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FilesystemStore } from '../../src/storage/filesystem-store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
-import { jpeg, png } from '../helpers/storage-images.js';
+import { jpeg, png, pngHeader } from '../helpers/storage-images.js';
 import { storedKeys, uploader } from '../helpers/storage-upload.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -180,5 +181,57 @@ describe('GET /img/{key}?w=', () => {
     expect(await storedKeys(store, prefix)).toEqual([]);
     expect((await get(`/img/${image.store_key}`)).statusCode).toBe(404);
     expect((await get(`/img/${image.store_key}?w=320`)).statusCode).toBe(404);
+  });
+});
+
+describe('an original whose stored data does not decode', () => {
+  /**
+   * Stores a PNG header and no decodable pixel data under a valid original key, as older uploads
+   * could be; long enough that a decoder giving up leaves the file partly read.
+   */
+  const undecodable = Buffer.concat([pngHeader(400, 300), Buffer.alloc(256 * 1024, 0x33)]);
+  const storeUndecodable = async () => {
+    const [type, entity] = pngImage.store_key.split('/');
+    const key = `${type}/${entity}/${randomUUID()}.png`;
+    await store.put(key, Readable.from([undecodable]), { contentType: 'image/png' });
+    return key;
+  };
+
+  it('answers ?w= with 400 naming w, remembered instead of decoded again; the bytes stay served', async () => {
+    const key = await storeUndecodable();
+    const reads: string[] = [];
+    const storeGet = store.get.bind(store);
+    store.get = (k, range) => {
+      reads.push(k);
+      return storeGet(k, range);
+    };
+    try {
+      for (let i = 0; i < 3; i++) {
+        const res = await get(`/img/${key}?w=320`);
+        expect(res.statusCode, res.body).toBe(400);
+        expect(res.json()).toMatchObject({ field: 'w' });
+        expect(res.json().error).toMatch(/^w: this image cannot be resized/);
+      }
+      // Read (and decoded) once, for the first request only.
+      expect(reads.filter((k) => k === key)).toHaveLength(1);
+      expect((await get(`/img/${key}?w=160`)).statusCode).toBe(400);
+      expect(reads.filter((k) => k === key)).toHaveLength(1);
+    } finally {
+      store.get = storeGet;
+    }
+    const original = await get(`/img/${key}`);
+    expect(original.statusCode).toBe(200);
+    expect(original.rawPayload.equals(undecodable)).toBe(true);
+  });
+
+  it('200 failing resizes leave no file descriptor open', { timeout: 120_000 }, async () => {
+    const openFiles = async () => (await readdir('/proc/self/fd')).length;
+    const keys = await Promise.all(Array.from({ length: 205 }, storeUndecodable));
+    // A few first, so what the first resize opens for good (sharp's thread pool) is in the baseline.
+    for (const key of keys.slice(0, 5)) expect((await get(`/img/${key}?w=160`)).statusCode).toBe(400);
+    const baseline = await openFiles();
+    for (const key of keys.slice(5)) expect((await get(`/img/${key}?w=160`)).statusCode).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await openFiles()).toBeLessThanOrEqual(baseline);
   });
 });

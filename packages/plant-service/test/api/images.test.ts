@@ -182,6 +182,23 @@ describe('uploading images', () => {
     expect(res2.json().error).toMatch(/^file: not a valid JPEG image \(corrupt JPEG/);
   });
 
+  it('decodes the whole upload: pixel data cut short or corrupt after a valid header is a 400, nothing kept', async () => {
+    const whole = await png(300, 200);
+    const before = await storedKeys(store);
+    for (const [file, name] of [
+      [whole.subarray(0, Math.floor(whole.length * 0.6)), 'cut.png'],
+      [Buffer.concat([pngHeader(40, 30), Buffer.alloc(4_000, 0x33)]), 'garbage.png'],
+      [photo.subarray(0, Math.floor(photo.length * 0.7)), 'cut.jpg'],
+    ] as const) {
+      const res = await upload(speciesFields(tomato), file, name, 'image/png');
+      expect(res.statusCode, `${name}: ${res.body}`).toBe(400);
+      expect(res.json().field).toBe('file');
+      expect(res.json().error).toMatch(/^file: not a decodable (PNG|JPEG) image \(.+\)$/);
+    }
+    expect(await storedKeys(store)).toEqual(before);
+    expect((await upload(speciesFields(tomato), whole, 'whole.png', 'image/png')).statusCode).toBe(200);
+  });
+
   it.each([
     [{ entity_id: randomUUID() }, 'entity_type: is required'],
     [{ entity_type: 'species' }, 'entity_id: is required'],

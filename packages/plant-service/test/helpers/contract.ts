@@ -74,6 +74,16 @@ function compile(document: Document): Contract {
     }
   }
 
+  const templates = [...operations.keys()].map((key) => {
+    const [method, route] = key.split(' ') as [string, string];
+    const pattern = new RegExp(`^${route.replace(/:[^/]+/g, '[^/]+')}/?$`);
+    return { method, route, pattern };
+  });
+  function templateOf(method: string, path: string): string | undefined {
+    const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method];
+    return templates.find((t) => wanted.includes(t.method) && t.pattern.test(path))?.route;
+  }
+
   function validator(pointer: string): ValidateFunction {
     let validate = validators.get(pointer);
     if (!validate) {
@@ -93,11 +103,14 @@ function compile(document: Document): Contract {
         return `a ${r.status} must carry a JSON {error} body, got ${JSON.stringify(r.body?.slice(0, 200))}`;
       }
     }
+    // The router answers some requests before choosing a route (a path parameter over its length
+    // limit): those are held to the operation whose path template the URL fits.
+    const route = r.route ?? templateOf(r.method, path);
     const found =
-      r.route === undefined
+      route === undefined
         ? undefined
-        : (operations.get(`${r.method} ${r.route}`) ??
-          (r.method === 'HEAD' ? operations.get(`GET ${r.route}`) : undefined));
+        : (operations.get(`${r.method} ${route}`) ??
+          (r.method === 'HEAD' ? operations.get(`GET ${route}`) : undefined));
     if (!found) {
       // No route, or a method the route lacks: the 404 handler's {error} (checked above).
       if (r.route === undefined && r.status === 404) return undefined;

@@ -14,7 +14,7 @@ import { freePort } from '../helpers/free-port.js';
 
 const run = promisify(execFile);
 
-function findBinDir(): string {
+export function findBinDir(): string {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of versions)

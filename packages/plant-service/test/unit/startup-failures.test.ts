@@ -94,18 +94,35 @@ describe('start-up failures', { timeout: 240_000 }, () => {
     }
   });
 
-  it('PostgreSQL unreachable: one line naming DATABASE_URL and the cause', async () => {
-    const port = await closedPort();
-    const run = await startServer({
-      PORT: '0',
-      DATABASE_URL: `postgres://plants:secret@127.0.0.1:${port}/plants`,
+  it('PostgreSQL refusing the credentials: one line naming DATABASE_URL and the cause', async () => {
+    // Unreachable is waited for (test/postgres/database-restart.test.ts); refused credentials
+    // will not heal by waiting, so they stay fatal.
+    const server = net.createServer((socket) => {
+      // An ErrorResponse for the startup message: FATAL 28P01 password authentication failed.
+      const fields = ['SFATAL', 'C28P01', 'Mpassword authentication failed for user "plants"', ''];
+      const body = Buffer.from(`${fields.join('\0')}\0`, 'utf8');
+      const head = Buffer.alloc(5);
+      head.write('E', 0, 'latin1');
+      head.writeUInt32BE(body.length + 4, 1);
+      socket.once('data', () => socket.end(Buffer.concat([head, body])));
     });
-    const fatal = fatalLine(run);
-    expect(fatal.msg).toBe(
-      `cannot use PostgreSQL at 127.0.0.1:${port}/plants (ECONNREFUSED: nothing accepts connections there); check DATABASE_URL`,
-    );
-    expect(fatal.variable).toBe('DATABASE_URL');
-    expect(run.lines.join('\n')).not.toContain('secret');
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const run = await startServer({
+        PORT: '0',
+        DATABASE_URL: `postgres://plants:secret@127.0.0.1:${port}/plants`,
+      });
+      const fatal = fatalLine(run);
+      expect(fatal.msg).toBe(
+        `cannot use PostgreSQL at 127.0.0.1:${port}/plants (28P01: the password was refused); check DATABASE_URL`,
+      );
+      expect(fatal.variable).toBe('DATABASE_URL');
+      expect(run.lines.join('\n')).not.toContain('secret');
+    } finally {
+      server.close();
+    }
   });
 
   it('an S3 bucket that cannot be used: one line naming S3_BUCKET', async () => {

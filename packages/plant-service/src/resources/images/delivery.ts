@@ -2,12 +2,15 @@
  * Serving image bytes under /img. Objects are served straight from the store, which
  * keeps the hot path to a stat and an open on the filesystem backend. Resized copies (`?w=`) are
  * WebP files made with sharp on the first request and kept in the store beside the original;
- * concurrent first requests for the same copy share one resize.
+ * concurrent first requests for the same copy share one resize. An original that does not decode
+ * (stored before uploads were decoded in full) is remembered, so later `?w=` requests for it are
+ * answered at once instead of decoding it again each time.
  */
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import sharp from 'sharp';
-import { NotFound, ServiceUnavailable } from '../../errors.js';
+import { BadRequest, NotFound, ServiceUnavailable } from '../../errors.js';
 import {
   type ByteRange,
   type ObjectInfo,
@@ -32,6 +35,13 @@ const WEBP_QUALITY = 80;
  * for many different copies queue here instead of all decoding together.
  */
 const MAX_CONCURRENT_RESIZES = 2;
+/** Originals remembered as undecodable; a key is a few dozen bytes. */
+const MAX_UNDECODABLE = 10_000;
+
+const undecodableError = () =>
+  new BadRequest('w: this image cannot be resized (its stored data does not decode); request it without w', {
+    field: 'w',
+  });
 
 export function imageDelivery(
   store: ObjectStore,
@@ -48,6 +58,7 @@ export function imageDelivery(
   }
 
   const resizing = new Map<string, Promise<ObjectInfo | undefined>>();
+  const undecodable = new LRUCache<string, true>({ max: MAX_UNDECODABLE });
   let running = 0;
   const queue: (() => void)[] = [];
 
@@ -76,7 +87,18 @@ export function imageDelivery(
       .resize({ width, withoutEnlargement: true })
       .webp({ quality: WEBP_QUALITY });
     source.once('error', (error) => transform.destroy(error));
-    const data = await source.pipe(transform).toBuffer();
+    let data: Buffer;
+    try {
+      data = await source.pipe(transform).toBuffer();
+    } catch (error) {
+      if (error instanceof StorageError) throw error;
+      undecodable.set(key, true);
+      log.warn({ key, reason: (error as Error).message }, 'stored image does not decode; no resized copies');
+      throw undecodableError();
+    } finally {
+      // A failed decode stops reading: the source must still close its file or connection.
+      source.destroy();
+    }
     await store.put(target, Readable.from([data]), { contentType: 'image/webp' });
     log.debug({ key: target, bytes: data.length, original: original.imageId }, 'resized image stored');
     return store.head(target);
@@ -92,6 +114,7 @@ export function imageDelivery(
           const info = await store.head(key);
           return info && { key, info, contentType: contentTypeOf(original) };
         }
+        if (undecodable.has(key)) throw undecodableError();
         const target = variantKey(original, width);
         let info = await store.head(target);
         if (!info) {

@@ -50,7 +50,9 @@ export const imgRoutes =
           'The path is an image’s `store_key`. `?w=` (160, 320, 640 or 1280) serves a WebP copy of ' +
           'that width, never wider than the original, made on first request and kept. ' +
           `Cache-Control: \`${IMMUTABLE}\`. If-None-Match → 304; a single \`Range: bytes=\` → 206 ` +
-          '(several ranges: the whole image; If-Range honoured); unknown key → 404.',
+          '(several ranges: the whole image; If-Range honoured); unknown key → 404. An image whose stored ' +
+          'data does not decode (kept from before uploads were decoded in full) has no copies: `?w=` ' +
+          'for it is a 400 naming `w`; without `w` its bytes are served as stored.',
         params: ImgParams,
         querystring: ImgQuery,
         response: {

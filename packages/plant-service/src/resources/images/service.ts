@@ -12,11 +12,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogueRepository } from '../../db/catalogue-repository.js';
-import type { Database } from '../../db/client.js';
+import type { Database, Executor } from '../../db/client.js';
 import type { Transaction } from '../../db/transaction.js';
-import { NotFound, ServiceUnavailable } from '../../errors.js';
+import { BadRequest, NotFound, ServiceUnavailable } from '../../errors.js';
 import type { EntityType } from '../../schema/vocabularies.js';
 import { type ObjectStore, StorageError } from '../../storage/object-store.js';
+import { decodeFully } from './decode.js';
 import { entityPrefix, FORMATS, originalKey, parseOriginalKey, variantKey } from './image-keys.js';
 import { imageRepository as repo } from './repository.js';
 import { IMAGE_WIDTHS, type Image, type UploadFields } from './schemas.js';
@@ -97,7 +98,10 @@ export function imageService(
       return repo.listForEntity(db, entityType, entityId.toLowerCase());
     },
 
-    /** Checks the entity, then streams the file into the store (413, 415, 400, 404, 503). */
+    /**
+     * Checks the entity, streams the file into the store (413, 415, 400, 404, 503), then decodes
+     * it whole from there: pixel data that does not decode is a 400 and the object goes again.
+     */
     async stage(fields: UploadFields, file: UploadFile): Promise<StagedImage> {
       const entityType = fields.entity_type;
       const entityId = fields.entity_id.toLowerCase();
@@ -118,6 +122,18 @@ export function imageService(
           throw storageUnavailable(error);
         }
         throw error;
+      }
+      try {
+        await decodeFully(await store.get(key));
+      } catch (error) {
+        await removeObjects([key]);
+        if (error instanceof StorageError) throw storageUnavailable(error);
+        throw new BadRequest(
+          `file: not a decodable ${sniffed.format.toUpperCase()} image (${reason(error)})`,
+          {
+            field: 'file',
+          },
+        );
       }
       return {
         id,
@@ -189,6 +205,13 @@ export function imageService(
       await removeObjects([removed.store_key]);
     },
   };
+}
+
+/** sharp's first line, without libvips' trailing newline. */
+function reason(error: unknown): string {
+  return String((error as Error)?.message ?? error)
+    .split('\n')[0]!
+    .trim();
 }
 
 export type ImageService = ReturnType<typeof imageService>;
