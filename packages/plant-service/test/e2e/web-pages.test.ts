@@ -261,6 +261,9 @@ describe('the site in headless Chromium', () => {
       await page.goto(`${rig.url}${path}`);
       await page.locator('main h1').waitFor();
       await page.locator('footer').waitFor();
+      // Every request of the page has answered: controls drawn after late data count too, and the
+      // next navigation aborts nothing the page asked for.
+      await page.waitForLoadState('networkidle');
       expect(await page.locator('.edit-controls, .editor, .upload, button.danger').count(), path).toBe(0);
     }
     await closeClean(context, problems);
