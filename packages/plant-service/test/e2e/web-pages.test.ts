@@ -307,7 +307,9 @@ describe('the site in headless Chromium', () => {
     }
   });
 
-  it('renders a page with its data within 1 s, and ships under 150 KB of gzipped JavaScript', {
+  // The 1 s first-render target is measured by `npm run bench:web` on a quiet machine; here the time
+  // is printed, and the bound only catches a page that stalls.
+  it('renders a page with its data without stalling, and ships under 150 KB of gzipped JavaScript', {
     timeout: SLOW,
   }, async () => {
     const assets = await readdir(`${WEB_DIST_DIR}/assets`);
