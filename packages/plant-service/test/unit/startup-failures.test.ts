@@ -98,6 +98,9 @@ describe('start-up failures', { timeout: 240_000 }, () => {
     // Unreachable is waited for (test/postgres/database-restart.test.ts); refused credentials
     // will not heal by waiting, so they stay fatal.
     const server = net.createServer((socket) => {
+      // The service under test exits on the refusal and may reset the connection first; that reset
+      // is expected and must not surface as an uncaught error in this process.
+      socket.on('error', () => {});
       // An ErrorResponse for the startup message: FATAL 28P01 password authentication failed.
       const fields = ['SFATAL', 'C28P01', 'Mpassword authentication failed for user "plants"', ''];
       const body = Buffer.from(`${fields.join('\0')}\0`, 'utf8');
