@@ -6,13 +6,16 @@
  * shows it.
  */
 import { errorResponse } from '@plants/common/http-errors';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseError } from '../db/constraints.js';
 import { AppError } from '../errors.js';
 import { describeValidationError } from './validation.js';
 
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A path with no route is a 404 whatever its body: the not-found route still parses and checks
+    // the body, and a malformed one must not turn an unknown URL into a 400.
+    if (request.is404) return notFound(request, reply);
     const known = error instanceof AppError ? error : databaseError(error);
     if (known) {
       const { status, retryAfter, body } = errorResponse(known);
@@ -35,9 +38,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     return reply.code(500).send({ error: 'internal server error' });
   });
 
-  app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` });
-  });
+  app.setNotFoundHandler(notFound);
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply) {
+  return reply.code(404).send({ error: `no route for ${request.method} ${request.url.split('?')[0]}` });
 }
 
 /** Fastify's client-error messages are safe to show, with a few made plainer. */

@@ -126,6 +126,8 @@ describe('GET /api/v1/calendar', () => {
     ['week=53&year=2025', 'week'],
     ['month=4&activity=pruning', 'activity'],
     ['month=4&per_page=101', 'per_page'],
+    ['week=1&page=99999999999999999999', 'page'],
+    ['week=1&page=1000001', 'page'],
     ['month=4&colour=red', 'colour'],
   ])('rejects ?%s with a 400 naming %s', async (query, field) => {
     const res = await t.app.inject({ url: `/api/v1/calendar?${query}` });

@@ -34,6 +34,19 @@ describe('HTTP behaviour', () => {
     }
   });
 
+  it('answers a path with no route 404 whatever its body (bad JSON, __proto__ keys, NUL)', async () => {
+    for (const payload of ['{"__proto__":1}', '{not json', '{"name":"a\\u0000b"}']) {
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: '/api/v1/cultivars/',
+        headers: { 'content-type': 'application/json' },
+        payload,
+      });
+      expect(res.statusCode, payload).toBe(404);
+      expect(res.json().error).toContain('/api/v1/cultivars/');
+    }
+  });
+
   it('rejects bodies over 1 MiB with 413, and unsupported content types with 415', async () => {
     const cookie = await t.cookie();
     const big = await t.app.inject({

@@ -32,7 +32,12 @@ export const CalendarQuery = Type.Object(
     ),
     species: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Species slug.' })),
     activity: Type.Optional(Type.Unsafe<Activity>({ type: 'string', enum: [...ACTIVITIES] })),
-    page: Type.Integer({ minimum: 1, default: 1, description: 'Page of each activity, 1-based.' }),
+    page: Type.Integer({
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1,
+      description: 'Page of each activity, 1-based (at most 1,000,000).',
+    }),
     per_page: Type.Integer({
       minimum: 1,
       maximum: 100,
