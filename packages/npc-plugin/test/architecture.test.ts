@@ -1,5 +1,6 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { importSpecifiers, sourceFiles } from '@plants/common/source-imports';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from './helpers/npc-process.js';
 
@@ -16,27 +17,13 @@ const WIRING = ['src/app.ts', 'src/demo/main.ts'];
 const TRANSPORT_FREE = ['src/core/', 'src/shared/'];
 const HTTP = /^(fastify|@fastify\/.*|@plants\/common\/http-errors)$|(^|\/)(web-server|routes)\//;
 
-async function sources(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const files = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : [join(dir, entry.name)])),
-  );
-  return files.flat().filter((file) => file.endsWith('.ts'));
-}
-
-function imports(text: string): string[] {
-  return [
-    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ].map((match) => (match[1] ?? match[2])!);
-}
-
 describe('architecture', () => {
   it('keeps game libraries inside the Minecraft adapter folder', async () => {
     const offenders: string[] = [];
-    for (const file of await sources(join(packageRoot, 'src'))) {
+    for (const file of await sourceFiles(join(packageRoot, 'src'))) {
       const path = relative(packageRoot, file);
       if (path.startsWith(ADAPTER)) continue;
-      for (const specifier of imports(await readFile(file, 'utf8'))) {
+      for (const specifier of importSpecifiers(await readFile(file, 'utf8'))) {
         if (GAME_PACKAGES.test(specifier)) offenders.push(`${path} imports ${specifier}`);
         if (specifier.includes('adapters/') && !WIRING.includes(path))
           offenders.push(`${path} imports ${specifier}`);
@@ -47,10 +34,10 @@ describe('architecture', () => {
 
   it('keeps HTTP out of the core: no web server, routes or status mapping', async () => {
     const offenders: string[] = [];
-    for (const file of await sources(join(packageRoot, 'src'))) {
+    for (const file of await sourceFiles(join(packageRoot, 'src'))) {
       const path = relative(packageRoot, file);
       if (!TRANSPORT_FREE.some((folder) => path.startsWith(folder))) continue;
-      for (const specifier of imports(await readFile(file, 'utf8'))) {
+      for (const specifier of importSpecifiers(await readFile(file, 'utf8'))) {
         if (HTTP.test(specifier)) offenders.push(`${path} imports ${specifier}`);
       }
     }
@@ -58,9 +45,9 @@ describe('architecture', () => {
   });
 
   it('finds imports the way the checks above rely on', () => {
-    expect(imports('import mineflayer from \'mineflayer\';\nimport type { Bot } from "mineflayer";')).toEqual(
-      ['mineflayer', 'mineflayer'],
-    );
+    expect(
+      importSpecifiers('import mineflayer from \'mineflayer\';\nimport type { Bot } from "mineflayer";'),
+    ).toEqual(['mineflayer', 'mineflayer']);
     expect(GAME_PACKAGES.test('prismarine-entity')).toBe(true);
     expect(GAME_PACKAGES.test('fastify')).toBe(false);
     expect(

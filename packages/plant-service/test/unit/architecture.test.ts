@@ -1,6 +1,7 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { importSpecifiers, sourceFiles } from '@plants/common/source-imports';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
@@ -20,20 +21,6 @@ const LAYERS: readonly (readonly string[])[] = [
 ];
 const TOP = LAYERS.length - 1;
 
-async function sources(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const files = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : [join(dir, entry.name)])),
-  );
-  return files.flat().filter((file) => file.endsWith('.ts'));
-}
-
-function imports(text: string): string[] {
-  return [
-    ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
-  ].map((match) => (match[1] ?? match[2])!);
-}
-
 /** The part of src a file belongs to: its top folder, or its own name for a root file. */
 const partOf = (file: string) => relative(SRC, file).split('/')[0]!;
 
@@ -46,8 +33,8 @@ function layerOf(part: string): number {
 /** Every import between two parts of src, as `from -> to` with the files that make it. */
 async function crossings(): Promise<{ from: string; to: string; where: string }[]> {
   const found: { from: string; to: string; where: string }[] = [];
-  for (const file of await sources(SRC)) {
-    for (const specifier of imports(await readFile(file, 'utf8'))) {
+  for (const file of await sourceFiles(SRC)) {
+    for (const specifier of importSpecifiers(await readFile(file, 'utf8'))) {
       if (!specifier.startsWith('.')) continue;
       const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
       const from = partOf(file);
@@ -111,7 +98,9 @@ describe('architecture', () => {
 
   it('finds the imports and cycles the checks above rely on', () => {
     expect(
-      imports("import { a } from '../db/a.js';\nexport type { B } from \"./b.js\";\nawait import('./c.js');"),
+      importSpecifiers(
+        "import { a } from '../db/a.js';\nexport type { B } from \"./b.js\";\nawait import('./c.js');",
+      ),
     ).toEqual(['../db/a.js', './b.js', './c.js']);
     const edges = new Map([
       ['db', new Set(['resources'])],

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogueRepository } from '../../db/catalogue-repository.js';
-import type { Database, Executor } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import type { Transaction } from '../../db/transaction.js';
 import { BadRequest, NotFound, ServiceUnavailable } from '../../errors.js';
 import type { EntityType } from '../../schema/vocabularies.js';
