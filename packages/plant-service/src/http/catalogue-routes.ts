@@ -6,13 +6,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyTypeProviderDefault } from 'fastify';
 import type { Static, TObject, TSchema } from 'typebox';
+import { JSON_CONTENT_TYPE, type JsonText } from '../lib/json-text.js';
 import { Ref, RefParams } from '../schema/types.js';
 import { needsAuth } from './needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from './route-schemas.js';
 
+/** Reads answer JSON text the database wrote (see rowJson); writes answer records. */
 export interface CatalogueService<R, L, Q, C, U> {
-  list(query: Q): Promise<L>;
-  get(ref: string): Promise<R>;
+  list(query: Q): Promise<JsonText<L>>;
+  get(ref: string): Promise<JsonText<R>>;
   create(input: C): Promise<R>;
   update(ref: string, input: U): Promise<R>;
   remove(ref: string): Promise<void>;
@@ -69,7 +71,10 @@ export function catalogueRoutes<
           response: { 200: Ref(o.list), ...errors(400) },
         },
       },
-      (request) => o.service.list(request.query as Static<QS>),
+      (request, reply) => {
+        reply.type(JSON_CONTENT_TYPE);
+        return o.service.list(request.query as Static<QS>);
+      },
     );
 
     app.get(
@@ -84,7 +89,10 @@ export function catalogueRoutes<
           response: { 200: record, ...errors(400, 404) },
         },
       },
-      (request) => o.service.get((request.params as Params).ref),
+      (request, reply) => {
+        reply.type(JSON_CONTENT_TYPE);
+        return o.service.get((request.params as Params).ref);
+      },
     );
 
     app.post(

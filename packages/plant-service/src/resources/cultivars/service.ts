@@ -3,6 +3,7 @@ import type { Page } from '../../db/catalogue-repository.js';
 import type { Database, Executor } from '../../db/client.js';
 import { transaction } from '../../db/transaction.js';
 import { BadRequest, NotFound } from '../../errors.js';
+import { type JsonText, pageJson } from '../../lib/json-text.js';
 import { slugify } from '../../lib/slug.js';
 import type {
   CreateCultivar,
@@ -25,10 +26,10 @@ export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue
   }
 
   return {
-    list: (q: CultivarListQuery): Promise<Page<Cultivar>> =>
-      withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q)),
+    list: async (q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> =>
+      pageJson(await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q))),
 
-    get: (ref: string): Promise<Cultivar> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Cultivar>> => repo.getJson(db, ref),
 
     create(input: CreateCultivar): Promise<Cultivar> {
       return transaction(db, async ({ tx }) => {

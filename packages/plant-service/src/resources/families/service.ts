@@ -3,6 +3,7 @@ import type { Page } from '../../db/catalogue-repository.js';
 import type { Database } from '../../db/client.js';
 import { transaction } from '../../db/transaction.js';
 import { Conflict } from '../../errors.js';
+import { type JsonText, pageJson } from '../../lib/json-text.js';
 import { slugify } from '../../lib/slug.js';
 import type { CreateFamily, Family, FamilyListQuery, UpdateFamily } from '../../schema/families.js';
 import type { Catalogue } from '../catalogue.js';
@@ -11,10 +12,10 @@ import { familyRepository } from './repository.js';
 
 export function familyService({ db }: Database, { families: repo }: Catalogue) {
   return {
-    list: (q: FamilyListQuery): Promise<Page<Family>> =>
-      withSearch(q, (tsquery) => repo.page(db, familyRepository.listing(tsquery), q)),
+    list: async (q: FamilyListQuery): Promise<JsonText<Page<Family>>> =>
+      pageJson(await withSearch(q, (tsquery) => repo.page(db, familyRepository.listing(tsquery), q))),
 
-    get: (ref: string): Promise<Family> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Family>> => repo.getJson(db, ref),
 
     create(input: CreateFamily): Promise<Family> {
       return repo.insert(db, slugify(input.name_scientific), input);

@@ -2,6 +2,7 @@
 import type { Database, Executor } from '../../db/client.js';
 import { transaction } from '../../db/transaction.js';
 import { BadRequest, Conflict } from '../../errors.js';
+import { type JsonText, pageJson } from '../../lib/json-text.js';
 import { slugify } from '../../lib/slug.js';
 import type { CompanionRelationship, SpeciesCompanionsQuery } from '../../schema/companions.js';
 import { rangeProblem } from '../../schema/hardiness.js';
@@ -36,7 +37,7 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
 
   return {
     /** A page; with `facets`, also the facet counts over the same filtered set. */
-    async list(q: SpeciesListQuery): Promise<SpeciesPage> {
+    async list(q: SpeciesListQuery): Promise<JsonText<SpeciesPage>> {
       const facetNames = q.facets === undefined ? [] : parseFacets(q.facets);
       let facets: FacetCounts | undefined;
       const page = await withSearch(q, async (tsquery) => {
@@ -47,12 +48,12 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
         facets = counts;
         return found;
       });
-      if (facetNames.length === 0) return page;
+      if (facetNames.length === 0) return pageJson(page);
       // A search with nothing searchable matches nothing: every facet is empty.
-      return { ...page, facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) };
+      return pageJson(page, { facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) });
     },
 
-    get: (ref: string): Promise<Species> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Species>> => repo.getJson(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
       checkHardiness(input.hardiness_zone_usda);

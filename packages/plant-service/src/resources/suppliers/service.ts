@@ -3,14 +3,16 @@ import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { suppliers } from '../../db/tables.js';
 import { transaction } from '../../db/transaction.js';
+import { type JsonText, jsonArray } from '../../lib/json-text.js';
 import { slugify } from '../../lib/slug.js';
 import type { CreateSupplier, Supplier, UpdateSupplier } from '../../schema/suppliers.js';
 import type { Catalogue } from '../catalogue.js';
 
 export function supplierService({ db }: Database, { suppliers: repo }: Catalogue) {
   return {
-    list: (): Promise<Supplier[]> => repo.all(db, [asc(suppliers.name), asc(suppliers.id)]),
-    get: (ref: string): Promise<Supplier> => repo.get(db, ref),
+    list: async (): Promise<JsonText<Supplier[]>> =>
+      jsonArray(await repo.all(db, [asc(suppliers.name), asc(suppliers.id)])),
+    get: (ref: string): Promise<JsonText<Supplier>> => repo.getJson(db, ref),
     create: (input: CreateSupplier): Promise<Supplier> => repo.insert(db, slugify(input.name), input),
     update(ref: string, input: UpdateSupplier): Promise<Supplier> {
       return transaction(db, async ({ tx }) => {
