@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importSpecifiers, sourceFiles } from '@plants/common/source-imports';
 import { describe, expect, it } from 'vitest';

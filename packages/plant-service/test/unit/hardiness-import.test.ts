@@ -39,6 +39,7 @@ describe('hardiness zones in a dataset', () => {
 });
 
 describe('the hardiness migration', () => {
+  // Runs the migrations on a fresh PGlite: over the default timeout on a busy machine.
   it('normalises stored zones, turns reversed ranges round and clears what it cannot read', async () => {
     // A database as it was before: every migration up to the one that introduces the zone form.
     const before = path.join(dir, 'before');
@@ -94,5 +95,5 @@ describe('the hardiness migration', () => {
     } finally {
       await database.close();
     }
-  });
+  }, 120_000);
 });
