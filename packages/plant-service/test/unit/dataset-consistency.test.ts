@@ -85,6 +85,18 @@ const OVERVIEW_SOURCES = new Set([
 const pageOf = (url: string) => url.replace(/[#?].*$/, '').replace(/\/$/, '');
 
 /** Legume genera that form no root nodules. */
+/**
+ * A cultivar-supplier link's product page is on the supplier's own site: the same host once `www.`
+ * and the national ending are dropped (one shop may serve .de, .at and .ch). The pages listed here
+ * are elsewhere and say which variety the supplier sells.
+ */
+const OFFER_PAGES_ELSEWHERE: Record<string, string> = {
+  // ProSpecieRara's variety of the month, naming Sativa as the seed's trader
+  'cucurbita-pepo-costata-romanesco sativa-rheinau-ag':
+    'https://prospecierara.ch/erleben/aktuelles/news-detail/news/sorte-des-monats-costata-romanesco.html',
+};
+const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '').replace(/\.[a-z]+$/, '');
+
 const NON_FIXING_LEGUMES = new Set(['Cercis', 'Gleditsia', 'Gymnocladus', 'Ceratonia']);
 
 describe('starter dataset consistency', () => {
@@ -328,6 +340,26 @@ describe('starter dataset consistency', () => {
       slugs(
         keyed.filter((r) => (r.source_urls as string[]).some((u) => u.includes('gbif.org/species/search'))),
       ),
+    ).toEqual([]);
+  });
+
+  it("links cultivars to suppliers through product pages on the supplier's site", () => {
+    const linked = new Set(records.cultivar_supplier.map((r) => r.cultivar));
+    expect(records.cultivar_supplier.length).toBeGreaterThanOrEqual(128);
+    expect(linked.size).toBeGreaterThanOrEqual(90);
+    const site = new Map(records.supplier.map((r) => [r.slug as string, siteOf(r.url as string)]));
+    const link = (r: Rec) => `${r.cultivar} ${r.supplier}`;
+    const withPage = records.cultivar_supplier.filter((r) => r.product_url != null);
+    expect(withPage.length).toBeGreaterThanOrEqual(99);
+    expect(
+      withPage
+        .filter((r) => {
+          const url = r.product_url as string;
+          if (!/^https?:\/\/\S+$/.test(url)) return true;
+          const elsewhere = OFFER_PAGES_ELSEWHERE[link(r)];
+          return elsewhere ? url !== elsewhere : siteOf(url) !== site.get(r.supplier as string);
+        })
+        .map(link),
     ).toEqual([]);
   });
 });
