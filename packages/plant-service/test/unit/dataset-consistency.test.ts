@@ -65,7 +65,38 @@ const FLOWERLESS_FAMILIES = new Set([
   'onocleaceae',
 ]);
 
+/**
+ * Survey articles on a way of growing (forest gardens, permaculture, agroforestry) name many plants
+ * but not why two of them belong together, so they cannot be the one source of a relation.
+ */
+const OVERVIEW_SOURCES = new Set([
+  'https://en.wikipedia.org/wiki/Forest_gardening',
+  'https://en.wikipedia.org/wiki/Forest_garden',
+  'https://en.wikipedia.org/wiki/Permaculture',
+  'https://en.wikipedia.org/wiki/Agroforestry',
+  'https://en.wikipedia.org/wiki/Polyculture',
+  'https://en.wikipedia.org/wiki/Orchard',
+  'https://en.wikipedia.org/wiki/Organic_farming',
+  'https://de.wikipedia.org/wiki/Waldgarten',
+  'https://de.wikipedia.org/wiki/Permakultur',
+  'https://de.wikipedia.org/wiki/Agroforstwirtschaft',
+]);
+/** A page's address without fragment, query or trailing slash. */
+const pageOf = (url: string) => url.replace(/[#?].*$/, '').replace(/\/$/, '');
+
 /** Legume genera that form no root nodules. */
+/**
+ * A cultivar-supplier link's product page is on the supplier's own site: the same host once `www.`
+ * and the national ending are dropped (one shop may serve .de, .at and .ch). The pages listed here
+ * are elsewhere and say which variety the supplier sells.
+ */
+const OFFER_PAGES_ELSEWHERE: Record<string, string> = {
+  // ProSpecieRara's variety of the month, naming Sativa as the seed's trader
+  'cucurbita-pepo-costata-romanesco sativa-rheinau-ag':
+    'https://prospecierara.ch/erleben/aktuelles/news-detail/news/sorte-des-monats-costata-romanesco.html',
+};
+const siteOf = (url: string) => new URL(url).hostname.replace(/^www\./, '').replace(/\.[a-z]+$/, '');
+
 const NON_FIXING_LEGUMES = new Set(['Cercis', 'Gleditsia', 'Gymnocladus', 'Ceratonia']);
 
 describe('starter dataset consistency', () => {
@@ -105,6 +136,10 @@ describe('starter dataset consistency', () => {
             !/^https?:\/\/\S+$/.test(String(r.source_url)),
         )
         .map(pairOf),
+    ).toEqual([]);
+    // The source discusses the pair or its mechanism, not only the way of growing.
+    expect(
+      records.companion.filter((r) => OVERVIEW_SOURCES.has(pageOf(String(r.source_url)))).map(pairOf),
     ).toEqual([]);
     // Lore is labelled as such: a mechanism that says "traditionally" is not a study.
     expect(
@@ -237,7 +272,7 @@ describe('starter dataset consistency', () => {
 
   it('reaches the counts and the woody coverage of the companion relations', () => {
     expect(records.species.length).toBeGreaterThanOrEqual(553);
-    expect(records.companion.length).toBeGreaterThanOrEqual(532);
+    expect(records.companion.length).toBeGreaterThanOrEqual(531);
     const related = new Set(records.companion.flatMap((r) => [r.species_a, r.species_b]));
     const woody = records.species.filter((r) => WOODY.has(r.plant_layer as string));
     const covered = woody.filter((r) => related.has(r.slug)).length / woody.length;
@@ -305,6 +340,26 @@ describe('starter dataset consistency', () => {
       slugs(
         keyed.filter((r) => (r.source_urls as string[]).some((u) => u.includes('gbif.org/species/search'))),
       ),
+    ).toEqual([]);
+  });
+
+  it("links cultivars to suppliers through product pages on the supplier's site", () => {
+    const linked = new Set(records.cultivar_supplier.map((r) => r.cultivar));
+    expect(records.cultivar_supplier.length).toBeGreaterThanOrEqual(163);
+    expect(linked.size).toBeGreaterThanOrEqual(112);
+    const site = new Map(records.supplier.map((r) => [r.slug as string, siteOf(r.url as string)]));
+    const link = (r: Rec) => `${r.cultivar} ${r.supplier}`;
+    const withPage = records.cultivar_supplier.filter((r) => r.product_url != null);
+    expect(withPage.length).toBeGreaterThanOrEqual(134);
+    expect(
+      withPage
+        .filter((r) => {
+          const url = r.product_url as string;
+          if (!/^https?:\/\/\S+$/.test(url)) return true;
+          const elsewhere = OFFER_PAGES_ELSEWHERE[link(r)];
+          return elsewhere ? url !== elsewhere : siteOf(url) !== site.get(r.supplier as string);
+        })
+        .map(link),
     ).toEqual([]);
   });
 });
