@@ -2,9 +2,9 @@
  * Plain-word labels (German, English) for the fields the pages show, in the groups the species
  * and cultivar pages use, and for the values of the enumerated fields.
  */
+import VOCABULARY from 'virtual:api-vocabulary';
 import type { Lang } from './i18n.js';
-
-type Label = [de: string, en: string];
+import { type Label, VALUE_LABELS } from './value-labels.js';
 export type FieldKind = 'text' | 'long' | 'number' | 'bool' | 'list' | 'months' | 'link' | 'enum';
 
 export interface FieldSpec {
@@ -41,21 +41,14 @@ const ppm = (key: string, de: string, en: string) =>
   f(key, [`${de}`, `${en}`], 'number', { unit: 'ppm', ...ro });
 const count = (key: string, de: string, en: string) => f(key, [de, en], 'number');
 
-export const PLANT_LAYERS = [
-  'canopy',
-  'sub_canopy',
-  'shrub',
-  'herb',
-  'ground_cover',
-  'climber',
-  'root',
-  'aquatic',
-];
-export const TOLERANCE = ['low', 'medium', 'high'];
-export const NATIVE_STATUSES = ['native', 'archaeophyte', 'neophyte', 'introduced'];
-export const SUCCESSION = ['pioneer', 'early', 'mid', 'late', 'climax'];
-export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'];
-export const EVIDENCE = ['scientific', 'documented', 'traditional'];
+// The option values come from the API's enums at build time; only their labels live in the site.
+export const PLANT_LAYERS = VOCABULARY.plant_layer;
+export const DROUGHT_TOLERANCE = VOCABULARY.drought_tolerance;
+export const SALT_TOLERANCE = VOCABULARY.salt_tolerance;
+export const NATIVE_STATUSES = VOCABULARY.native_status;
+export const SUCCESSION = VOCABULARY.succession_stage;
+export const RELATIONSHIPS = VOCABULARY.relationship;
+export const EVIDENCE = VOCABULARY.evidence;
 
 /** Texts kept per language (`x_de`, `x_en`) beside a neutral `x`. */
 export const LOCALIZED = [
@@ -115,9 +108,9 @@ export const SPECIES_GROUPS: FieldGroup[] = [
       f('min_temp', ['Tiefste Temperatur', 'Lowest temperature'], 'number', { unit: '°C' }),
       f('max_temp', ['Höchste Temperatur', 'Highest temperature'], 'number', { unit: '°C' }),
       f('drought_tolerance', ['Trockenheitsverträglichkeit', 'Drought tolerance'], 'enum', {
-        values: TOLERANCE,
+        values: DROUGHT_TOLERANCE,
       }),
-      f('salt_tolerance', ['Salzverträglichkeit', 'Salt tolerance'], 'enum', { values: TOLERANCE }),
+      f('salt_tolerance', ['Salzverträglichkeit', 'Salt tolerance'], 'enum', { values: SALT_TOLERANCE }),
       f('water_requirement_mm_week', ['Wasserbedarf', 'Water need'], 'number', { unit: 'mm/week', ...ro }),
       f('waterlogging_tolerance', ['Verträgt Staunässe', 'Tolerates waterlogging'], 'bool', ro),
     ],
@@ -275,44 +268,8 @@ export const CULTIVAR_GROUPS: FieldGroup[] = [
   },
 ];
 
-const VALUES: Record<string, Label> = {
-  canopy: ['Baumschicht', 'Canopy'],
-  sub_canopy: ['Niedrige Bäume', 'Sub-canopy'],
-  shrub: ['Strauchschicht', 'Shrub'],
-  herb: ['Krautschicht', 'Herb'],
-  ground_cover: ['Bodendecker', 'Ground cover'],
-  climber: ['Kletterpflanze', 'Climber'],
-  root: ['Wurzelschicht', 'Root'],
-  aquatic: ['Wasserpflanze', 'Aquatic'],
-  low: ['gering', 'low'],
-  medium: ['mittel', 'medium'],
-  high: ['hoch', 'high'],
-  native: ['heimisch', 'native'],
-  archaeophyte: ['Archäophyt (vor 1492 eingeführt)', 'archaeophyte (came before 1492)'],
-  neophyte: ['Neophyt (nach 1492 eingeführt)', 'neophyte (came after 1492)'],
-  introduced: ['eingeführt, nicht verwildert', 'introduced, not naturalised'],
-  pioneer: ['Pionier', 'pioneer'],
-  early: ['früh', 'early'],
-  mid: ['mittel', 'mid'],
-  late: ['spät', 'late'],
-  climax: ['Klimax', 'climax'],
-  beneficial: ['gut', 'good'],
-  antagonistic: ['schlecht', 'bad'],
-  neutral: ['neutral', 'neutral'],
-  scientific: ['wissenschaftlich belegt', 'scientific study'],
-  documented: ['dokumentiert', 'documented'],
-  traditional: ['Gärtnerwissen', 'garden lore'],
-  nitrogen_fixer: ['Stickstoffbinder', 'Nitrogen fixer'],
-  dynamic_accumulator: ['Nährstoffsammler', 'Dynamic accumulator'],
-  pollinator_attractor: ['Lockt Bestäuber', 'Pollinator attractor'],
-  beneficial_insect_attractor: ['Lockt Nützlinge', 'Beneficial insect attractor'],
-  mulch_plant: ['Mulchpflanze', 'Mulch plant'],
-  indoor_sowing: ['Vorziehen', 'Sow indoors'],
-  direct_sowing: ['Direktsaat', 'Sow outdoors'],
-  transplanting: ['Auspflanzen', 'Plant out'],
-  glasshouse: ['Gewächshaus', 'Glasshouse'],
-  harvesting: ['Ernte', 'Harvest'],
-};
+/** Every labelled value, whichever vocabulary it belongs to (a value reads the same in each). */
+const VALUES: Record<string, Label> = Object.assign({}, ...Object.values(VALUE_LABELS));
 
 /** The value of an enumerated field in plain words. */
 export function valueLabel(value: string, lang: Lang): string {
