@@ -123,7 +123,7 @@ export interface Image {
   height: Nullable<number>;
 }
 
-export interface Supplier {
+export interface Supplier extends ApiRecord {
   id: string;
   slug: string;
   name: string;
@@ -160,4 +160,17 @@ export interface User {
   name: Nullable<string>;
   admin: boolean;
   can_write: boolean;
+}
+
+/** Every record of a paginated list, fetched 100 at a time. */
+export async function getAll<T>(
+  path: string,
+  query: Record<string, string | number | boolean | undefined> = {},
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await api.get<Page<T>>(withQuery(path, { ...query, page, per_page: 100 }));
+    all.push(...answer.data);
+    if (answer.data.length === 0 || all.length >= answer.total) return all;
+  }
 }

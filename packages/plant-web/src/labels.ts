@@ -17,6 +17,8 @@ export interface FieldSpec {
   values?: readonly string[];
   /** Whether the API accepts it in a create/update payload. */
   writable?: boolean;
+  /** The API never takes null for it: a yes/no or choice field offers no "unknown". */
+  required?: boolean;
 }
 
 export interface FieldGroup {
@@ -174,6 +176,18 @@ export const FAMILY_FIELDS: FieldSpec[] = [
   f('name_de', ['Deutscher Name', 'German name']),
   f('name_en', ['Englischer Name', 'English name']),
   f('description', ['Beschreibung', 'Description'], 'long'),
+];
+
+/** A supplier's own record (its links to cultivars are edited on the cultivar's page). */
+export const SUPPLIER_FIELDS: FieldSpec[] = [
+  f('name', ['Name', 'Name']),
+  f('url', ['Website', 'Website'], 'link'),
+  f('country', ['Land', 'Country']),
+  f('is_organic', ['Bio-zertifiziert', 'Certified organic'], 'bool', { required: true }),
+  f('is_biodynamic', ['Biodynamisch (z. B. Demeter)', 'Biodynamic (e.g. Demeter)'], 'bool', {
+    required: true,
+  }),
+  f('notes', ['Hinweise', 'Notes'], 'long'),
 ];
 
 export const CULTIVAR_GROUPS: FieldGroup[] = [

@@ -40,6 +40,11 @@ describe('web pages', () => {
       '/guild/x',
       '/check',
       '/sow',
+      '/suppliers',
+      '/suppliers/arche-noah',
+      '/new',
+      '/new/species?family=apiaceae',
+      '/new/anything',
     ]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
@@ -89,7 +94,7 @@ describe('web pages', () => {
         components: { schemas: { Species: { properties: Record<string, { enum: unknown[] }> } } };
         paths: Record<string, { get?: { parameters?: { name: string; schema: { enum?: unknown[] } }[] } }>;
       };
-      document.components.schemas.Species.properties.plant_layer.enum.push('emergent');
+      document.components.schemas.Species.properties.plant_layer?.enum.push('emergent');
       const filter = document.paths['/api/v1/species']?.get?.parameters?.find(
         (p) => p.name === 'drought_tolerance',
       );
