@@ -50,7 +50,8 @@ export function withQuery(
 }
 
 export type Nullable<T> = T | null;
-export type Evidence = Nullable<'scientific' | 'documented' | 'traditional'>;
+/** One of the API's evidence levels (the site's list of them comes from the OpenAPI document). */
+export type Evidence = Nullable<string>;
 
 /** A record as the API sends it: every field present, null when unknown. */
 export type ApiRecord = Record<string, unknown> & { id: string; slug: string };

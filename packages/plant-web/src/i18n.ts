@@ -125,9 +125,7 @@ const strings = {
     'Only signed-in editors can add records.',
   ],
   choose: ['bitte wählen', 'please choose'],
-  website: ['Website', 'Website'],
   shop: ['Zum Angebot', 'Shop page'],
-  supplierDetails: ['Angaben', 'Details'],
   intro: [
     'Arten, Familien und Sorten für Permakultur und Garten: Standort, Nutzen, Ökologie, gute und schlechte Nachbarn, Aussaat und Ernte.',
     'Species, families and cultivars for permaculture and gardens: site, uses, ecology, good and bad neighbours, sowing and harvest.',

@@ -51,6 +51,7 @@ export const NATIVE_STATUSES = VOCABULARY.native_status;
 export const SUCCESSION = VOCABULARY.succession_stage;
 export const RELATIONSHIPS = VOCABULARY.relationship;
 export const EVIDENCE = VOCABULARY.evidence;
+export const ACTIVITIES = VOCABULARY.activity;
 
 /** Texts kept per language (`x_de`, `x_en`) beside a neutral `x`. */
 export const LOCALIZED = [
