@@ -163,7 +163,7 @@ describe('adding and editing records in headless Chromium', () => {
     for (const path of ['/new', '/new/family', '/new/cultivar?species=daucus-carota']) {
       await page.goto(`${site.url}${path}`);
       await expect
-        .poll(() => page.locator('main .notice').textContent(), path)
+        .poll(() => page.locator('main .notice').textContent(), { message: path })
         .toBe('Only signed-in editors can add records.');
       expect(await page.locator('main form, main a[href^="/new/"]').count(), path).toBe(0);
     }
