@@ -50,7 +50,8 @@ export function withQuery(
 }
 
 export type Nullable<T> = T | null;
-export type Evidence = Nullable<'scientific' | 'documented' | 'traditional'>;
+/** One of the API's evidence levels (the site's list of them comes from the OpenAPI document). */
+export type Evidence = Nullable<string>;
 
 /** A record as the API sends it: every field present, null when unknown. */
 export type ApiRecord = Record<string, unknown> & { id: string; slug: string };
@@ -123,7 +124,7 @@ export interface Image {
   height: Nullable<number>;
 }
 
-export interface Supplier {
+export interface Supplier extends ApiRecord {
   id: string;
   slug: string;
   name: string;
@@ -160,4 +161,17 @@ export interface User {
   name: Nullable<string>;
   admin: boolean;
   can_write: boolean;
+}
+
+/** Every record of a paginated list, fetched 100 at a time. */
+export async function getAll<T>(
+  path: string,
+  query: Record<string, string | number | boolean | undefined> = {},
+): Promise<T[]> {
+  const all: T[] = [];
+  for (let page = 1; ; page++) {
+    const answer = await api.get<Page<T>>(withQuery(path, { ...query, page, per_page: 100 }));
+    all.push(...answer.data);
+    if (answer.data.length === 0 || all.length >= answer.total) return all;
+  }
 }

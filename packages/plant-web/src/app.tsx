@@ -9,10 +9,12 @@ import { CultivarPage } from './pages/cultivar.js';
 import { FamilyPage } from './pages/family.js';
 import { GuildPage } from './pages/guild.js';
 import { HomePage } from './pages/home.js';
+import { NewPage, NewRecordPage } from './pages/new-record.js';
 import { NotFound } from './pages/not-found.js';
 import { SearchPage } from './pages/search.js';
 import { SowPage } from './pages/sow.js';
 import { SpeciesPage } from './pages/species.js';
+import { SupplierPage, SuppliersPage } from './pages/supplier.js';
 import { SessionContext, useUser } from './session.js';
 
 /** Links the app handles itself; /auth/, /api/ and /img/ are loaded by the browser. */
@@ -42,6 +44,9 @@ function Header() {
             <li>
               <a href="/check">{t('check')}</a>
             </li>
+            <li>
+              <a href="/suppliers">{t('suppliers')}</a>
+            </li>
           </ul>
         </nav>
         <div class="account">
@@ -55,6 +60,11 @@ function Header() {
           </button>
           {user ? (
             <>
+              {user.can_write ? (
+                <a class="new-record" href="/new">
+                  {t('newRecord')}
+                </a>
+              ) : null}
               <span class="who">
                 {t('signedInAs')} {user.name ?? user.email}
               </span>
@@ -113,6 +123,10 @@ export function App() {
                 <Route path="/guild/:slug" component={GuildPage} />
                 <Route path="/check" component={CheckPage} />
                 <Route path="/sow" component={SowPage} />
+                <Route path="/suppliers" component={SuppliersPage} />
+                <Route path="/suppliers/:slug" component={SupplierPage} />
+                <Route path="/new" component={NewPage} />
+                <Route path="/new/:kind" component={NewRecordPage} />
                 <Route default component={NotFound} />
               </Router>
             </ErrorBoundary>

@@ -112,6 +112,20 @@ const strings = {
   newSpecies: ['Neue Art', 'New species'],
   newCultivar: ['Neue Sorte', 'New cultivar'],
   create: ['Anlegen', 'Create'],
+  newSupplier: ['Neuer Anbieter', 'New supplier'],
+  newRecord: ['Neu anlegen', 'Add a record'],
+  newRecordIntro: [
+    'Was möchten Sie anlegen? Danach geht es auf der Seite des neuen Eintrags weiter.',
+    'What would you like to add? You will land on the new record’s page.',
+  ],
+  newSpeciesHere: ['Neue Art in dieser Familie', 'New species in this family'],
+  newCultivarHere: ['Neue Sorte dieser Art', 'New cultivar of this species'],
+  editorsOnly: [
+    'Nur angemeldete Bearbeiterinnen und Bearbeiter können Einträge anlegen.',
+    'Only signed-in editors can add records.',
+  ],
+  choose: ['bitte wählen', 'please choose'],
+  shop: ['Zum Angebot', 'Shop page'],
   intro: [
     'Arten, Familien und Sorten für Permakultur und Garten: Standort, Nutzen, Ökologie, gute und schlechte Nachbarn, Aussaat und Ernte.',
     'Species, families and cultivars for permaculture and gardens: site, uses, ecology, good and bad neighbours, sowing and harvest.',

@@ -2,9 +2,9 @@
  * Plain-word labels (German, English) for the fields the pages show, in the groups the species
  * and cultivar pages use, and for the values of the enumerated fields.
  */
+import VOCABULARY from 'virtual:api-vocabulary';
 import type { Lang } from './i18n.js';
-
-type Label = [de: string, en: string];
+import { type Label, VALUE_LABELS } from './value-labels.js';
 export type FieldKind = 'text' | 'long' | 'number' | 'bool' | 'list' | 'months' | 'link' | 'enum';
 
 export interface FieldSpec {
@@ -17,6 +17,8 @@ export interface FieldSpec {
   values?: readonly string[];
   /** Whether the API accepts it in a create/update payload. */
   writable?: boolean;
+  /** The API never takes null for it: a yes/no or choice field offers no "unknown". */
+  required?: boolean;
 }
 
 export interface FieldGroup {
@@ -41,21 +43,15 @@ const ppm = (key: string, de: string, en: string) =>
   f(key, [`${de}`, `${en}`], 'number', { unit: 'ppm', ...ro });
 const count = (key: string, de: string, en: string) => f(key, [de, en], 'number');
 
-export const PLANT_LAYERS = [
-  'canopy',
-  'sub_canopy',
-  'shrub',
-  'herb',
-  'ground_cover',
-  'climber',
-  'root',
-  'aquatic',
-];
-export const TOLERANCE = ['low', 'medium', 'high'];
-export const NATIVE_STATUSES = ['native', 'archaeophyte', 'neophyte', 'introduced'];
-export const SUCCESSION = ['pioneer', 'early', 'mid', 'late', 'climax'];
-export const RELATIONSHIPS = ['beneficial', 'antagonistic', 'neutral'];
-export const EVIDENCE = ['scientific', 'documented', 'traditional'];
+// The option values come from the API's enums at build time; only their labels live in the site.
+export const PLANT_LAYERS = VOCABULARY.plant_layer;
+export const DROUGHT_TOLERANCE = VOCABULARY.drought_tolerance;
+export const SALT_TOLERANCE = VOCABULARY.salt_tolerance;
+export const NATIVE_STATUSES = VOCABULARY.native_status;
+export const SUCCESSION = VOCABULARY.succession_stage;
+export const RELATIONSHIPS = VOCABULARY.relationship;
+export const EVIDENCE = VOCABULARY.evidence;
+export const ACTIVITIES = VOCABULARY.activity;
 
 /** Texts kept per language (`x_de`, `x_en`) beside a neutral `x`. */
 export const LOCALIZED = [
@@ -115,9 +111,9 @@ export const SPECIES_GROUPS: FieldGroup[] = [
       f('min_temp', ['Tiefste Temperatur', 'Lowest temperature'], 'number', { unit: '°C' }),
       f('max_temp', ['Höchste Temperatur', 'Highest temperature'], 'number', { unit: '°C' }),
       f('drought_tolerance', ['Trockenheitsverträglichkeit', 'Drought tolerance'], 'enum', {
-        values: TOLERANCE,
+        values: DROUGHT_TOLERANCE,
       }),
-      f('salt_tolerance', ['Salzverträglichkeit', 'Salt tolerance'], 'enum', { values: TOLERANCE }),
+      f('salt_tolerance', ['Salzverträglichkeit', 'Salt tolerance'], 'enum', { values: SALT_TOLERANCE }),
       f('water_requirement_mm_week', ['Wasserbedarf', 'Water need'], 'number', { unit: 'mm/week', ...ro }),
       f('waterlogging_tolerance', ['Verträgt Staunässe', 'Tolerates waterlogging'], 'bool', ro),
     ],
@@ -181,6 +177,18 @@ export const FAMILY_FIELDS: FieldSpec[] = [
   f('name_de', ['Deutscher Name', 'German name']),
   f('name_en', ['Englischer Name', 'English name']),
   f('description', ['Beschreibung', 'Description'], 'long'),
+];
+
+/** A supplier's own record (its links to cultivars are edited on the cultivar's page). */
+export const SUPPLIER_FIELDS: FieldSpec[] = [
+  f('name', ['Name', 'Name']),
+  f('url', ['Website', 'Website'], 'link'),
+  f('country', ['Land', 'Country']),
+  f('is_organic', ['Bio-zertifiziert', 'Certified organic'], 'bool', { required: true }),
+  f('is_biodynamic', ['Biodynamisch (z. B. Demeter)', 'Biodynamic (e.g. Demeter)'], 'bool', {
+    required: true,
+  }),
+  f('notes', ['Hinweise', 'Notes'], 'long'),
 ];
 
 export const CULTIVAR_GROUPS: FieldGroup[] = [
@@ -275,44 +283,8 @@ export const CULTIVAR_GROUPS: FieldGroup[] = [
   },
 ];
 
-const VALUES: Record<string, Label> = {
-  canopy: ['Baumschicht', 'Canopy'],
-  sub_canopy: ['Niedrige Bäume', 'Sub-canopy'],
-  shrub: ['Strauchschicht', 'Shrub'],
-  herb: ['Krautschicht', 'Herb'],
-  ground_cover: ['Bodendecker', 'Ground cover'],
-  climber: ['Kletterpflanze', 'Climber'],
-  root: ['Wurzelschicht', 'Root'],
-  aquatic: ['Wasserpflanze', 'Aquatic'],
-  low: ['gering', 'low'],
-  medium: ['mittel', 'medium'],
-  high: ['hoch', 'high'],
-  native: ['heimisch', 'native'],
-  archaeophyte: ['Archäophyt (vor 1492 eingeführt)', 'archaeophyte (came before 1492)'],
-  neophyte: ['Neophyt (nach 1492 eingeführt)', 'neophyte (came after 1492)'],
-  introduced: ['eingeführt, nicht verwildert', 'introduced, not naturalised'],
-  pioneer: ['Pionier', 'pioneer'],
-  early: ['früh', 'early'],
-  mid: ['mittel', 'mid'],
-  late: ['spät', 'late'],
-  climax: ['Klimax', 'climax'],
-  beneficial: ['gut', 'good'],
-  antagonistic: ['schlecht', 'bad'],
-  neutral: ['neutral', 'neutral'],
-  scientific: ['wissenschaftlich belegt', 'scientific study'],
-  documented: ['dokumentiert', 'documented'],
-  traditional: ['Gärtnerwissen', 'garden lore'],
-  nitrogen_fixer: ['Stickstoffbinder', 'Nitrogen fixer'],
-  dynamic_accumulator: ['Nährstoffsammler', 'Dynamic accumulator'],
-  pollinator_attractor: ['Lockt Bestäuber', 'Pollinator attractor'],
-  beneficial_insect_attractor: ['Lockt Nützlinge', 'Beneficial insect attractor'],
-  mulch_plant: ['Mulchpflanze', 'Mulch plant'],
-  indoor_sowing: ['Vorziehen', 'Sow indoors'],
-  direct_sowing: ['Direktsaat', 'Sow outdoors'],
-  transplanting: ['Auspflanzen', 'Plant out'],
-  glasshouse: ['Gewächshaus', 'Glasshouse'],
-  harvesting: ['Ernte', 'Harvest'],
-};
+/** Every labelled value, whichever vocabulary it belongs to (a value reads the same in each). */
+const VALUES: Record<string, Label> = Object.assign({}, ...Object.values(VALUE_LABELS));
 
 /** The value of an enumerated field in plain words. */
 export function valueLabel(value: string, lang: Lang): string {

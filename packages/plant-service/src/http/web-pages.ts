@@ -23,9 +23,11 @@ const LANGUAGES = ['en', 'de'] as const;
 type Language = (typeof LANGUAGES)[number];
 
 const Slug = Type.Object({ slug: Type.String({ minLength: 1, maxLength: 200 }) });
+// Any kind is a page: one the app does not have says so, as an unknown slug does.
+const Kind = Type.Object({ kind: Type.String({ minLength: 1, maxLength: 200 }) });
 
 /** The page paths the app has, with the operation each is documented as. */
-const PAGES: { url: string; operationId: string; summary: string; params?: typeof Slug }[] = [
+const PAGES: { url: string; operationId: string; summary: string; params?: typeof Slug | typeof Kind }[] = [
   { url: '/', operationId: 'getHome', summary: 'Home page (where login and logout land)' },
   { url: '/browse', operationId: 'getBrowsePage', summary: 'Species browser with filters' },
   { url: '/search', operationId: 'getSearchPage', summary: 'Search results' },
@@ -40,6 +42,15 @@ const PAGES: { url: string; operationId: string; summary: string; params?: typeo
   },
   { url: '/check', operationId: 'getCheckPage', summary: 'Check a plant list' },
   { url: '/sow', operationId: 'getSowPage', summary: 'What to sow this month' },
+  { url: '/suppliers', operationId: 'getSuppliersPage', summary: 'All suppliers' },
+  { url: '/suppliers/:slug', operationId: 'getSupplierPage', summary: 'A supplier', params: Slug },
+  { url: '/new', operationId: 'getNewRecordsPage', summary: 'What an editor can add' },
+  {
+    url: '/new/:kind',
+    operationId: 'getNewRecordPage',
+    summary: 'Form that adds a family, species, cultivar or supplier (for editors)',
+    params: Kind,
+  },
 ];
 
 const HTML = { 'text/html': { schema: { type: 'string' } } };
@@ -89,7 +100,8 @@ export async function registerWebPages(app: FastifyInstance, distDir = WEB_DIST_
           description:
             'An HTML page of the site for people (a single-page app that reads this API). `<html lang>`: ' +
             `cookie \`${LANG_COOKIE}\` (de or en, set by the language switch), else the better of de and en for ` +
-            'Accept-Language, else en. An unknown slug is a 200 page that says it was not found.',
+            'Accept-Language, else en. An unknown slug is a 200 page that says it was not found.' +
+            (params === Kind ? ' So is an unknown kind.' : ''),
           ...(params ? { params } : {}),
           // 400: a malformed slug, or a NUL character anywhere in the query.
           response: { 200: { description: 'The HTML page.', content: HTML }, ...errors(400) },

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOpenApi, readVocabularies, unlabelled } from '../../../plant-web/build/api-vocabulary.js';
+import { VALUE_LABELS } from '../../../plant-web/src/value-labels.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -38,6 +40,11 @@ describe('web pages', () => {
       '/guild/x',
       '/check',
       '/sow',
+      '/suppliers',
+      '/suppliers/arche-noah',
+      '/new',
+      '/new/species?family=apiaceae',
+      '/new/anything',
     ]) {
       const res = await t.app.inject({ url });
       expect(res.statusCode, url).toBe(200);
@@ -57,5 +64,46 @@ describe('web pages', () => {
       expect(outside.statusCode, url).toBe(400);
       expect(outside.json().error).toMatch(/file/);
     }
+  });
+
+  describe("the site's vocabulary", () => {
+    const names = Object.keys(VALUE_LABELS);
+
+    it('has a German and an English label for every value the OpenAPI document enumerates', () => {
+      const vocabularies = readVocabularies(readOpenApi(), names);
+      expect(unlabelled(vocabularies, VALUE_LABELS)).toEqual([]);
+      // The options keep the document's order, and narrower lists (a response's) add nothing new.
+      expect(vocabularies.plant_layer).toEqual([
+        'canopy',
+        'sub_canopy',
+        'shrub',
+        'herb',
+        'ground_cover',
+        'climber',
+        'root',
+        'aquatic',
+      ]);
+      expect(vocabularies.relationship).toEqual(['beneficial', 'antagonistic', 'neutral']);
+      for (const labels of Object.values(VALUE_LABELS)) {
+        for (const [de, en] of Object.values(labels)) expect(de && en).toBeTruthy();
+      }
+    });
+
+    it('names a value the API gains that the site has no label for, and a vocabulary the API lacks', () => {
+      const document = readOpenApi() as {
+        components: { schemas: { Species: { properties: Record<string, { enum: unknown[] }> } } };
+        paths: Record<string, { get?: { parameters?: { name: string; schema: { enum?: unknown[] } }[] } }>;
+      };
+      document.components.schemas.Species.properties.plant_layer?.enum.push('emergent');
+      const filter = document.paths['/api/v1/species']?.get?.parameters?.find(
+        (p) => p.name === 'drought_tolerance',
+      );
+      filter?.schema.enum?.push('extreme');
+      expect(unlabelled(readVocabularies(document, names), VALUE_LABELS)).toEqual([
+        'plant_layer.emergent',
+        'drought_tolerance.extreme',
+      ]);
+      expect(() => readVocabularies(document, [...names, 'soil_colour'])).toThrow(/soil_colour/);
+    });
   });
 });

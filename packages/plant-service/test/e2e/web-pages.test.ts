@@ -5,111 +5,31 @@
  * (the login rig builds the app with the contract check). Writes screenshots of each page type
  * at desktop and phone width to docs/screenshots/ and prints the first-render times it measures.
  */
-import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { AxeBuilder } from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadStarterDataIfEmpty } from '../../src/dataset/starter.js';
-import { demoAccounts, readerAccount } from '../../src/dev-idp/accounts.js';
+import { describe, expect, it } from 'vitest';
 import { WEB_DIST_DIR } from '../../src/http/web-pages.js';
-import { type LoginRig, startLoginRig } from '../helpers/login-rig.js';
+import {
+  closeClean,
+  DESKTOP,
+  expectNoSeriousViolations,
+  expectRefusals,
+  PHONE,
+  SCREENSHOTS,
+  SLOW,
+  useSite,
+} from './web-pages-browser.js';
 
-// The flags this machine's notes give for Chromium headless as root on a closed network.
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const SCREENSHOTS = new URL('../../../../docs/screenshots/', import.meta.url);
-const DESKTOP = { width: 1280, height: 900 };
-const PHONE = { width: 390, height: 844 };
-const SLOW = 180_000;
-
-let rig: LoginRig;
-let browser: Browser;
-let dataDir: string;
-
-beforeAll(async () => {
-  // Uploaded images go to a folder of this run, not to the package's data/.
-  dataDir = await mkdtemp(path.join(tmpdir(), 'plant-web-e2e-'));
-  rig = await startLoginRig({
-    accounts: new Map([...demoAccounts(), ['rita', readerAccount('rita')]]),
-    env: {
-      DATA_DIR: dataDir,
-      WRITE_ACCESS: 'groups',
-      OIDC_EDITOR_GROUPS: 'plant-editors',
-      OIDC_ADMIN_GROUPS: 'plant-admins',
-    },
-  });
-  await loadStarterDataIfEmpty(rig.t.database);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-}, SLOW);
-
-afterAll(async () => {
-  await browser?.close();
-  await rig?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
-
-const api = async <T>(path: string): Promise<T> => (await fetch(`${rig.url}${path}`)).json() as Promise<T>;
-
-/** A page in a new browser context; fails the test on any script error or CSP refusal. */
-async function open(options: { locale?: string; viewport?: typeof DESKTOP } = {}) {
-  const context = await browser.newContext({
-    locale: options.locale ?? 'en-GB',
-    viewport: options.viewport ?? DESKTOP,
-  });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on('pageerror', (error) => problems.push(error.message));
-  page.on('requestfailed', (request) => problems.push(`${request.url()}: ${request.failure()?.errorText}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 401/.test(message.text())) problems.push(message.text());
-  });
-  return { context, page, problems };
-}
-
-/**
- * Signs the context in through the development provider's login and consent pages. What those
- * pages of the provider fail to load (its web font) is not the site's concern: `problems` restarts.
- */
-async function signIn(page: Page, problems: string[], login: string, returnTo: string) {
-  await page.goto(`${rig.url}/auth/oidc/login?return_to=${encodeURIComponent(returnTo)}`);
-  await page.fill('input[name=login]', login);
-  await page.fill('input[name=password]', 'any password');
-  await page.click('button[type=submit]');
-  await page.click('button[type=submit]');
-  await page.waitForURL(`${rig.url}${returnTo}`);
-  problems.length = 0;
-}
-
-async function expectNoSeriousViolations(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const serious = violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${what}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  expect(serious).toEqual([]);
-}
-
-async function closeClean(context: BrowserContext, problems: string[]) {
-  await context.close();
-  expect(problems).toEqual([]);
-}
+const site = useSite();
+const { api, open } = site;
 
 describe('the site in headless Chromium', () => {
   it('finds "mohre" from the search box by keyboard and reaches Daucus carota', {
     timeout: SLOW,
   }, async () => {
     const { context, page, problems } = await open();
-    await page.goto(`${rig.url}/`);
+    await page.goto(`${site.url}/`);
     const box = page.locator('input[role=combobox]');
     await box.fill('mohre');
     await page.locator('[role=option]').first().waitFor();
@@ -117,7 +37,7 @@ describe('the site in headless Chromium', () => {
     await box.press('ArrowDown');
     await expect.poll(() => box.getAttribute('aria-activedescendant')).toMatch(/option-0$/);
     await box.press('Enter');
-    await page.waitForURL(`${rig.url}/species/daucus-carota`);
+    await page.waitForURL(`${site.url}/species/daucus-carota`);
     await expect.poll(() => page.locator('main h1').textContent()).toContain('Daucus carota');
     expect(await page.locator('main h1').textContent()).toContain('Carrot');
     await closeClean(context, problems);
@@ -125,7 +45,7 @@ describe('the site in headless Chromium', () => {
 
   it('filters shrubs that fix nitrogen and shows the count the API gives', { timeout: SLOW }, async () => {
     const { context, page, problems } = await open();
-    await page.goto(`${rig.url}/browse`);
+    await page.goto(`${site.url}/browse`);
     await page.locator('[data-total]').waitFor();
     const all = await api<{ total: number }>('/api/v1/species?per_page=1');
     await expect.poll(() => page.locator('[data-total]').textContent()).toBe(String(all.total));
@@ -163,7 +83,7 @@ describe('the site in headless Chromium', () => {
     expect(bad.length).toBeGreaterThan(0);
 
     const { context, page, problems } = await open();
-    await page.goto(`${rig.url}/species/daucus-carota`);
+    await page.goto(`${site.url}/species/daucus-carota`);
     await page.locator('.companions.antagonistic li').first().waitFor();
     expect(await page.locator('.companions.beneficial > ul > li').count()).toBe(good.length);
     expect(await page.locator('.companions.antagonistic > ul > li').count()).toBe(bad.length);
@@ -177,7 +97,7 @@ describe('the site in headless Chromium', () => {
 
   it('follows Accept-Language, and remembers the switch across visits', { timeout: SLOW }, async () => {
     const { context, page, problems } = await open({ locale: 'de-DE' });
-    await page.goto(`${rig.url}/species/daucus-carota`);
+    await page.goto(`${site.url}/species/daucus-carota`);
     expect(await page.getAttribute('html', 'lang')).toBe('de');
     await expect.poll(() => page.locator('main h1').textContent()).toContain('Möhre');
     expect(await page.locator('.field-group h2').first().textContent()).toBe('Namen und Beschreibung');
@@ -187,9 +107,9 @@ describe('the site in headless Chromium', () => {
       .poll(() => page.locator('.field-group h2').first().textContent())
       .toBe('Names and description');
     expect(await page.getAttribute('html', 'lang')).toBe('en');
-    expect((await context.cookies(rig.url)).find((c) => c.name === 'lang')?.value).toBe('en');
+    expect((await context.cookies(site.url)).find((c) => c.name === 'lang')?.value).toBe('en');
 
-    await page.goto(`${rig.url}/browse`);
+    await page.goto(`${site.url}/browse`);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await expect.poll(() => page.locator('main h1').textContent()).toBe('Browse species');
     await closeClean(context, problems);
@@ -199,7 +119,7 @@ describe('the site in headless Chromium', () => {
     timeout: SLOW,
   }, async () => {
     const { context, page, problems } = await open({ locale: 'de-DE' });
-    await signIn(page, problems, 'editor', '/species/allium-cepa');
+    await site.signIn(page, problems, 'editor', '/species/allium-cepa');
     await expect.poll(() => page.locator('.who').textContent()).toContain('Demo Editor');
     await page.click('.edit-controls button[aria-expanded]');
     await page.fill('#species-edit-name_de', 'Küchenzwiebel');
@@ -214,8 +134,7 @@ describe('the site in headless Chromium', () => {
     await expect.poll(() => error.textContent()).toMatch(/ph_min/);
     expect(await page.getAttribute('#species-edit-ph_min', 'aria-invalid')).toBe('true');
     // The browser reports the refused write on its console; that one was meant.
-    expect(problems.filter((p) => /status of 400/.test(p))).toHaveLength(1);
-    problems.splice(0, problems.length, ...problems.filter((p) => !/status of 400/.test(p)));
+    expectRefusals(problems, 1);
     await expectNoSeriousViolations(page, 'species page, edit form open');
     await closeClean(context, problems);
   });
@@ -224,7 +143,7 @@ describe('the site in headless Chromium', () => {
     timeout: SLOW,
   }, async () => {
     const { context, page, problems } = await open();
-    await signIn(page, problems, 'editor', '/species/borago-officinalis');
+    await site.signIn(page, problems, 'editor', '/species/borago-officinalis');
     const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3a7d44' } })
       .png()
       .toBuffer();
@@ -250,7 +169,7 @@ describe('the site in headless Chromium', () => {
 
   it('shows a signed-in reader no edit controls', { timeout: SLOW }, async () => {
     const { context, page, problems } = await open();
-    await signIn(page, problems, 'rita', '/species/daucus-carota');
+    await site.signIn(page, problems, 'rita', '/species/daucus-carota');
     await expect.poll(() => page.locator('.who').textContent()).toContain('rita');
     await page.locator('.companions.antagonistic').waitFor();
     for (const path of [
@@ -258,7 +177,7 @@ describe('the site in headless Chromium', () => {
       '/families/apiaceae',
       '/cultivars/daucus-carota-duwicker',
     ]) {
-      await page.goto(`${rig.url}${path}`);
+      await page.goto(`${site.url}${path}`);
       await page.locator('main h1').waitFor();
       await page.locator('footer').waitFor();
       // Every request of the page has answered: controls drawn after late data count too, and the
@@ -289,7 +208,7 @@ describe('the site in headless Chromium', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const { context, page, problems } = await open({ viewport });
       for (const [name, path, ready] of pages) {
-        await page.goto(`${rig.url}${path}`);
+        await page.goto(`${site.url}${path}`);
         await page.locator(ready).first().waitFor();
         if (name === 'check') {
           await page.click('main button[type=submit]');
@@ -329,7 +248,7 @@ describe('the site in headless Chromium', () => {
       for (let run = 0; run < 3; run++) {
         // A new context each time: nothing cached, as on a first visit.
         const { context, page } = await open();
-        await page.goto(`${rig.url}${path}`);
+        await page.goto(`${site.url}${path}`);
         await page.locator(ready).waitFor();
         runs.push(await page.evaluate(() => performance.now()));
         await context.close();

@@ -27,7 +27,13 @@ export function WhereToBuy({
           const href = link.product_url ?? supplier?.url ?? undefined;
           return (
             <li key={link.id}>
-              {href ? <a href={href}>{name}</a> : name}
+              {supplier ? <a href={`/suppliers/${supplier.slug}`}>{name}</a> : name}
+              {href ? (
+                <>
+                  {' · '}
+                  <a href={href}>{t('shop')}</a>
+                </>
+              ) : null}
               {link.price_eur !== null
                 ? ` · ${link.price_eur.toLocaleString(lang, { style: 'currency', currency: 'EUR' })}`
                 : ''}

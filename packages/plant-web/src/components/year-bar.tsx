@@ -1,7 +1,5 @@
 import { MONTHS, useT } from '../i18n.js';
-import { valueLabel } from '../labels.js';
-
-const ACTIVITIES = ['indoor_sowing', 'direct_sowing', 'transplanting', 'glasshouse', 'harvesting'] as const;
+import { ACTIVITIES, valueLabel } from '../labels.js';
 
 /** The months of each activity of a cultivar, drawn as one row of twelve cells per activity. */
 export function YearBar({ cultivar }: { cultivar: Record<string, unknown> }) {

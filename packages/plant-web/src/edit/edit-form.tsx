@@ -42,16 +42,19 @@ function fromText(field: FieldSpec, text: string): unknown {
 const namedField = (error: ApiError) => error.field?.split('.')[0];
 
 /**
- * An edit form over some of a record's fields. Only changed fields are sent; the API's 400
- * message is shown beside the field it names (other errors above the buttons).
+ * An edit form over some of a record's fields. Only changed fields are sent (when creating,
+ * every filled one, prefilled or typed); the API's 400 message is shown beside the field it
+ * names (other errors above the buttons).
  */
 export function EditForm(props: {
   id: string;
   fields: FieldSpec[];
   record: Record<string, unknown>;
   submitLabel?: StringKey;
+  /** A form that creates a record: `record` holds prefilled values, which are sent too. */
+  creating?: boolean;
   /** How an `enum` field's option reads; by default its plain-word label. */
-  valueText?(value: string): string;
+  valueText?(value: string): string | undefined;
   /** Sends the payload; resolves when stored. */
   onSubmit(payload: Record<string, unknown>): Promise<unknown>;
   onDone?(): void;
@@ -69,7 +72,8 @@ export function EditForm(props: {
     const payload: Record<string, unknown> = {};
     for (const field of props.fields) {
       const text = draft[field.key] ?? '';
-      if (text !== initial[field.key]) payload[field.key] = fromText(field, text);
+      const send = props.creating ? text.trim() !== '' : text !== initial[field.key];
+      if (send) payload[field.key] = fromText(field, text);
     }
     setBusy(true);
     setError(undefined);
@@ -106,7 +110,9 @@ export function EditForm(props: {
           const values = field.kind === 'bool' ? ['true', 'false'] : (field.values ?? []);
           input = (
             <select {...common} onChange={common.onInput}>
-              <option value="">{t('unknown')}</option>
+              {field.required && draft[field.key] ? null : (
+                <option value="">{field.required ? t('choose') : t('unknown')}</option>
+              )}
               {values.map((v) => (
                 <option key={v} value={v}>
                   {field.kind === 'bool'

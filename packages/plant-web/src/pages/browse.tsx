@@ -3,7 +3,7 @@ import type { Family, Member, Page } from '../api.js';
 import { withQuery } from '../api.js';
 import { commonName, Loading, SpeciesCard, useTitle } from '../components/common.js';
 import { useT } from '../i18n.js';
-import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE, valueLabel } from '../labels.js';
+import { DROUGHT_TOLERANCE, NATIVE_STATUSES, PLANT_LAYERS, valueLabel } from '../labels.js';
 import { useApi } from '../use-api.js';
 
 const PER_PAGE = 24;
@@ -82,7 +82,7 @@ export function BrowsePage() {
         {choice('plant_layer', PLANT_LAYERS, (v) => valueLabel(v, lang), 'plant_layer')}
         {choice('nitrogen_fixer', ['true', 'false'], yesNo, 'nitrogen_fixer')}
         {choice('dynamic_accumulator', ['true', 'false'], yesNo)}
-        {choice('drought_tolerance', TOLERANCE, (v) => valueLabel(v, lang), 'drought_tolerance')}
+        {choice('drought_tolerance', DROUGHT_TOLERANCE, (v) => valueLabel(v, lang), 'drought_tolerance')}
         {choice('native_status', NATIVE_STATUSES, (v) => valueLabel(v, lang), 'native_status')}
         {choice('hardiness_zone', ZONES, (v) => v)}
         {choice('min_nectar', ['1', '2', '3', '4'], (v) => `≥ ${v}`)}

@@ -114,6 +114,9 @@ function SupplierLinks({ cultivar, suppliers }: { cultivar: Cultivar; suppliers:
         ))}
       </ul>
       <SupplierSelectForm cultivar={cultivar} suppliers={suppliers} onDone={links.reload} />
+      <p>
+        <a href="/new/supplier">{t('newSupplier')}</a>
+      </p>
     </details>
   );
 }

@@ -41,6 +41,7 @@ function FamilyView({ family, reload }: { family: Family; reload(): void }) {
             what={family.name_scientific}
             onDeleted={() => route('/browse')}
           />
+          <a href={`/new/species?family=${family.slug}`}>{t('newSpeciesHere')}</a>
         </div>
       ) : null}
       {editing ? (

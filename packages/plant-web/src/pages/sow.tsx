@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { withQuery } from '../api.js';
 import { Loading, useTitle } from '../components/common.js';
 import { MONTHS, useT } from '../i18n.js';
-import { valueLabel } from '../labels.js';
+import { ACTIVITIES, valueLabel } from '../labels.js';
 import { useApi } from '../use-api.js';
 
 interface CalendarEntry {
@@ -15,8 +15,6 @@ interface CalendarEntry {
 interface Calendar {
   activities: Record<string, { cultivars: CalendarEntry[]; has_more: boolean }>;
 }
-
-const ACTIVITIES = ['indoor_sowing', 'direct_sowing', 'transplanting', 'glasshouse', 'harvesting'];
 
 /** What to sow, plant out and harvest in a month (this month unless chosen). */
 export function SowPage() {

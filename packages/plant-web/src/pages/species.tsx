@@ -82,6 +82,7 @@ function SpeciesView({ species, reload }: { species: Species; reload(): void }) 
                 what={species.name_scientific}
                 onDeleted={() => route('/browse')}
               />
+              <a href={`/new/cultivar?species=${species.slug}`}>{t('newCultivarHere')}</a>
             </div>
           ) : null}
         </div>
