@@ -4,7 +4,7 @@
  * sees the API's 400 beside the field it names; an administrator deletes a supplier after a
  * confirmation; a reader is offered none of it. Every write goes from the page through the public
  * API (session cookie and Origin, as the CSRF rule asks); the API's answers are checked here too.
- * Writes the screenshots of the supplier pages and the add form at desktop and phone width.
+ * Writes the screenshots of the supplier pages and the add pages at desktop and phone width.
  */
 import { mkdir } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
@@ -170,12 +170,13 @@ describe('adding and editing records in headless Chromium', () => {
     await closeClean(context, problems);
   });
 
-  it('has no serious accessibility violation on the supplier pages and the add form, and writes screenshots', {
+  it('has no serious accessibility violation on the supplier pages and the add pages, and writes screenshots', {
     timeout: SLOW * 2,
   }, async () => {
     const pages: [string, string, string][] = [
       ['suppliers', '/suppliers', '.supplier-list li'],
       ['supplier', '/suppliers/arche-noah', '.field-group'],
+      ['new-choice', '/new', 'main a[href="/new/family"]'],
       ['new-record', '/new/species?family=apiaceae', '#new-species-family_id'],
     ];
     await mkdir(SCREENSHOTS, { recursive: true });
