@@ -247,8 +247,8 @@ export function recordProps<F extends Fields>(fields: F): RecordProps<F> {
 }
 
 /**
- * Create properties of the given fields (`writableOnly`: the API's payload; otherwise every field,
- * as bulk import takes them): required fields required, the others optional; null clears a field.
+ * Create properties of the given fields (the writable ones, as the API's payload takes them; with
+ * `'all'` every field, as bulk import takes them): required fields required, the others optional; null clears a field.
  */
 export function createProps<F extends Fields>(fields: F): CreateProps<Pick<F, WritableKeys<F>>>;
 export function createProps<F extends Fields>(fields: F, all: 'all'): CreateProps<F>;
@@ -286,7 +286,7 @@ type FilterProps<F extends Fields, N extends keyof F> = {
   [K in N as ParamName<F[K], K>]: TOptional<TUnsafe<FilterValue<F[K]>>>;
 };
 
-/** The query parameter of a filtered field and the field it filters. */
+/** The query parameter of a filtered field: its own name unless the filter names another. */
 export function filterParam(field: string, def: FieldDef): string {
   if (!def.filter) throw new Error(`${field} declares no filter`);
   return def.filter.param ?? field;
