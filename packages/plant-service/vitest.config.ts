@@ -31,7 +31,7 @@ export default defineConfig({
         },
       },
       {
-        // Issue 3: sign-in in headless Chromium (Debian's /usr/bin/chromium).
+        // Sign-in in headless Chromium (Debian's /usr/bin/chromium).
         extends: true,
         test: {
           name: 'e2e',

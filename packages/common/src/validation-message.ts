@@ -16,6 +16,8 @@ export interface SchemaError {
 export interface ValidationMessage {
   /** `<field>: <problem>`, or `<where>: <problem>` when the value as a whole is wrong. */
   message: string;
+  /** The message without the field or place it names. */
+  problem: string;
   field?: string;
   /** The allowed words, when the value had to be one of a list. */
   allowed?: string[];
@@ -24,7 +26,7 @@ export interface ValidationMessage {
 /** Describes the first error; `where` names the whole value (e.g. `body`, `query`) when no field is at fault. */
 export function describeSchemaError(errors: readonly SchemaError[], where: string): ValidationMessage {
   const error = errors[0];
-  if (!error) return { message: `${where}: is invalid` };
+  if (!error) return { message: `${where}: is invalid`, problem: 'is invalid' };
   const path = error.instancePath
     .split('/')
     .slice(1)
@@ -54,6 +56,7 @@ export function describeSchemaError(errors: readonly SchemaError[], where: strin
   const field = path.length > 0 ? path.join('.') : undefined;
   return {
     message: `${field ?? where}: ${problem}`,
+    problem,
     ...(field ? { field } : {}),
     ...(allowed ? { allowed } : {}),
   };

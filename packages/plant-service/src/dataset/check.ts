@@ -4,6 +4,7 @@
  * the input does not resolve itself (the import looks those up in the database).
  */
 
+import { describeSchemaError } from '@plants/common/validation-message';
 import type { Validator } from 'typebox/compile';
 import { Compile } from 'typebox/compile';
 import { rangeProblem } from '../schema/hardiness.js';
@@ -33,13 +34,6 @@ function validator(kind: Kind): Validator {
   return v;
 }
 
-interface SchemaError {
-  keyword: string;
-  instancePath: string;
-  message: string;
-  params: Record<string, unknown>;
-}
-
 /** Typebox's errors as problems naming the field, in the words the HTTP API uses. */
 function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
   const problems: Problem[] = [];
@@ -51,44 +45,26 @@ function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
     problems.push({ file: source.file, line: source.line, ...(field ? { field } : {}), message });
   };
   const properties = kind.schema.properties as Record<string, { type?: unknown }>;
-  for (const error of validator(kind).Errors(source.record) as unknown as SchemaError[]) {
-    const field = error.instancePath.split('/').slice(1).join('.') || undefined;
+  const csv = source.file.toLowerCase().endsWith('.csv');
+  for (const error of validator(kind).Errors(source.record)) {
+    // TypeBox names every missing property in one error; each is a problem of its own.
+    if (error.keyword === 'required') {
+      for (const name of (error.params as { requiredProperties: string[] }).requiredProperties) {
+        at(name, 'is required');
+      }
+      continue;
+    }
+    // Each unknown property is reported on its own, at its own path.
+    if (error.keyword === 'additionalProperties') continue;
+    const { field, problem } = describeSchemaError([error], 'record');
     const type = field === undefined ? undefined : properties[field]?.type;
-    switch (error.keyword) {
-      case 'required':
-        for (const name of error.params.requiredProperties as string[]) at(name, 'is required');
-        break;
-      case 'additionalProperties':
-        // Each unknown property is reported on its own (keyword "boolean", below).
-        break;
-      case 'boolean':
-        at(field, 'is not a known field');
-        break;
-      case 'type':
-        // In CSV an array is a JSON array in its cell (csv-cells.ts).
-        at(
-          field,
-          Array.isArray(type) && type.includes('array') && source.file.toLowerCase().endsWith('.csv')
-            ? 'must be a JSON array, e.g. ["a","b"] or [4,5]'
-            : error.message,
-        );
-        break;
-      case 'enum':
-        at(
-          field,
-          `must be one of: ${(error.params.allowedValues as unknown[]).filter((v) => v !== null).join(', ')}`,
-        );
-        break;
-      case 'pattern':
-        at(
-          field,
-          field === 'slug'
-            ? 'must be lowercase ASCII letters and digits, single hyphens between'
-            : error.message,
-        );
-        break;
-      default:
-        at(field, error.message);
+    if (error.keyword === 'type' && csv && Array.isArray(type) && type.includes('array')) {
+      // In CSV an array is a JSON array in its cell (csv-cells.ts).
+      at(field, 'must be a JSON array, e.g. ["a","b"] or [4,5]');
+    } else if (error.keyword === 'pattern' && field === 'slug') {
+      at(field, 'must be lowercase ASCII letters and digits, single hyphens between');
+    } else {
+      at(field, problem);
     }
   }
   // In the order of the schema's fields, whatever order the validator found them in.

@@ -10,13 +10,13 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { type TObject, type TSchema, Type } from 'typebox';
 import type { CatalogueTable } from '../db/catalogue-repository.js';
 import { companions, cultivarSuppliers, cultivars, families, species, suppliers } from '../db/tables.js';
-import { CreateCompanionSchema } from '../schema/companions.js';
+import { companionFields } from '../schema/companions.js';
 import { cultivarFields } from '../schema/cultivar-fields.js';
-import { CreateCultivarSupplierSchema, CultivarSupplierSchema } from '../schema/cultivars.js';
+import { cultivarSupplierFields } from '../schema/cultivars.js';
 import { familyFields } from '../schema/families.js';
 import { createProps, type Fields } from '../schema/fields.js';
 import { speciesFields } from '../schema/species-fields.js';
-import { CreateSupplierSchema } from '../schema/suppliers.js';
+import { supplierFields } from '../schema/suppliers.js';
 import { Nullable } from '../schema/types.js';
 
 export const KIND_NAMES = [
@@ -83,13 +83,6 @@ function catalogueProps(fields: Fields, references: Record<string, { field: stri
   return props;
 }
 
-/** Properties of a create schema without the uuid references it names. */
-function without(schema: TObject, ...names: string[]): Props {
-  const props: Props = { ...(schema.properties as Props) };
-  for (const name of names) delete props[name];
-  return props;
-}
-
 const object = (props: Props, description: string) =>
   Type.Object(props, { additionalProperties: false, description });
 
@@ -130,7 +123,7 @@ const kindList: Kind[] = [
     name: 'supplier',
     file: 'suppliers',
     table: suppliers,
-    schema: object({ slug: Slug, ...(CreateSupplierSchema.properties as Props) }, 'A supplier.'),
+    schema: object({ slug: Slug, ...catalogueProps(supplierFields) }, 'A supplier.'),
     references: [],
     identity: ['slug'],
     unordered: false,
@@ -164,8 +157,7 @@ const kindList: Kind[] = [
       {
         cultivar: slugRef('cultivar'),
         supplier: slugRef('supplier'),
-        ...without(CreateCultivarSupplierSchema, 'supplier_id'),
-        last_checked_at: Type.Optional(CultivarSupplierSchema.properties.last_checked_at),
+        ...catalogueProps(cultivarSupplierFields),
       },
       'A cultivar-supplier link, identified by its cultivar and supplier slugs.',
     ),
@@ -181,7 +173,7 @@ const kindList: Kind[] = [
       {
         species_a: slugRef('species'),
         species_b: slugRef('species'),
-        ...without(CreateCompanionSchema, 'species_a_id', 'species_b_id'),
+        ...catalogueProps(companionFields),
       },
       'A companion relation, identified by its unordered pair of species slugs.',
     ),

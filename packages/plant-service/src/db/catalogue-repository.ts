@@ -40,19 +40,22 @@ export interface Page<T> {
  * Columns the database derives for its own use (full-text vectors, name text for trigrams,
  * hardiness half-zones, guild score); never part of a response.
  */
-const INTERNAL_COLUMNS = new Set([
+const INTERNAL_COLUMNS = [
   'search',
   'names',
   'names_text',
   'hardiness_min',
   'hardiness_max',
   'guild_score',
-]);
+] as const;
+
+/** A row as a response carries it: every column but the internal, derived ones. */
+export type PublicRow<T extends PgTable> = Omit<T['$inferSelect'], (typeof INTERNAL_COLUMNS)[number]>;
 
 /** The columns a response carries: everything but the internal, derived ones. */
 export function publicColumns(table: PgTable): Record<string, PgColumn> {
-  const all = getTableColumns(table) as Record<string, PgColumn>;
-  return Object.fromEntries(Object.entries(all).filter(([name]) => !INTERNAL_COLUMNS.has(name)));
+  const internal = new Set<string>(INTERNAL_COLUMNS);
+  return Object.fromEntries(Object.entries(getTableColumns(table)).filter(([name]) => !internal.has(name)));
 }
 
 /**
@@ -150,13 +153,22 @@ export interface CatalogueRepository<R> {
 type Lookup = { execute(values: { ref: string }): Promise<unknown[]> };
 type JsonLookup<R> = { execute(values: { ref: string }): Promise<{ json: JsonText<R> }[]> };
 
-export function catalogueRepository<R>(
-  table: CatalogueTable,
+/**
+ * The repository of `table`; its records are the table's public rows, typed by the table's columns
+ * (the catalogue's record schemas are proven to agree with them in test/unit/row-types.test.ts).
+ */
+export function catalogueRepository<T extends CatalogueTable>(
+  of: T,
   noun: string,
   totals: ListTotals = freshTotals,
-): CatalogueRepository<R> {
+): CatalogueRepository<PublicRow<T>> {
+  type R = PublicRow<T>;
+  const table: CatalogueTable = of;
   const columns = publicColumns(table);
   const json = rowJson<R>(columns);
+  // Drizzle cannot follow a column selection over a generic table: the rows of `columns` are the
+  // public rows of T, by the selection's construction.
+  const typed = (rows: unknown[]) => rows as R[];
   const removeHooks: ((t: Transaction, id: string) => Promise<void>)[] = [];
   const gone = (id: string) => new NotFound(`${getTableName(table)} ${id} not found (deleted meanwhile)`);
 
@@ -227,7 +239,7 @@ export function catalogueRepository<R>(
           : uuid
             ? await lookups(ex).id.execute({ ref: ref.toLowerCase() })
             : await lookups(ex).slug.execute({ ref });
-      return rows[0] as R | undefined;
+      return typed(rows)[0];
     },
 
     async get(ex, ref) {
@@ -296,7 +308,9 @@ export function catalogueRepository<R>(
               .values({ ...values, slug })
               .returning(columns),
           );
-          return rows[0] as R;
+          const [row] = typed(rows);
+          if (row === undefined) throw new Error('insert returned no row');
+          return row;
         } catch (error) {
           const slugRace =
             sqlState(error) === PG_UNIQUE_VIOLATION && violatedConstraint(error)?.endsWith('slug_unique');
@@ -312,8 +326,9 @@ export function catalogueRepository<R>(
         .set({ ...values, updated_at: sql`clock_timestamp()` })
         .where(eq(table.id, id))
         .returning(columns);
-      if (rows.length === 0) throw gone(id);
-      return rows[0] as R;
+      const [row] = typed(rows);
+      if (row === undefined) throw gone(id);
+      return row;
     },
 
     async remove(t, id) {

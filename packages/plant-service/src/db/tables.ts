@@ -7,10 +7,8 @@ import {
   boolean,
   check,
   customType,
-  doublePrecision,
   index,
   integer,
-  numeric,
   type PgColumn,
   pgTable,
   smallint,
@@ -19,14 +17,16 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { companionFields } from '../schema/companions.js';
 import { cultivarFields } from '../schema/cultivar-fields.js';
+import { cultivarSupplierFields } from '../schema/cultivars.js';
 import { familyFields } from '../schema/families.js';
-import { columns } from '../schema/fields.js';
+import { columns, type FieldDef, type Fields, type SearchWeight } from '../schema/fields.js';
 import { functionPredicate, GUILD_FUNCTIONS, guildScoreSql } from '../schema/guild-functions.js';
 import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
-import { identityFields, timestampFields } from '../schema/identity.js';
-import { speciesFields } from '../schema/species-fields.js';
-import { EVIDENCE_LEVELS } from '../schema/vocabularies.js';
+import { createdField, identityFields, idField, timestampFields } from '../schema/identity.js';
+import { SPECIES_LIST_FILTERS, speciesFields } from '../schema/species-fields.js';
+import { supplierFields } from '../schema/suppliers.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -35,39 +35,50 @@ const createdAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull(
 const updatedAt = () => timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
 /**
- * Full-text document: names weigh A, descriptions C. `plant_names` and `plant_fold` (migration
- * 0000) fold case, accents and umlauts so "mohre" and "moehre" both find "Möhre"; `plant_join`
- * (migration 0004) joins a name list such as `other_names` into one text.
+ * The full-text document of a record, from the search weights its fields declare: the names
+ * (weight A) and the texts (weight C) as column expressions. Within a weight the untranslated field
+ * comes first, then English, then German, then name lists, which `plant_join` (migration 0004)
+ * joins into one text.
+ */
+function searchDocument(fields: Fields): { names: string[]; texts: string[] } {
+  const entries = Object.entries(fields);
+  const isList = (f: FieldDef) => (f.schema as { type?: unknown }).type === 'array';
+  const rank = (name: string, f: FieldDef) =>
+    isList(f) ? 3 : name.endsWith('_de') ? 2 : name.endsWith('_en') ? 1 : 0;
+  const weighted = (weight: SearchWeight) =>
+    entries
+      .filter(([, f]) => f.search === weight)
+      .sort(([a, fa], [b, fb]) => rank(a, fa) - rank(b, fb))
+      .map(([name, f]) => (isList(f) ? `plant_join(${name})` : name));
+  return { names: weighted('A'), texts: weighted('C') };
+}
+
+/**
+ * Full-text document: names weigh A, texts C. `plant_names` and `plant_fold` (migration 0000) fold
+ * case, accents and umlauts so "mohre" and "moehre" both find "Möhre".
  */
 function searchVector(names: string[], texts: string[]): SQL {
-  const part = (cols: string[], fn: string, weight: string) =>
+  const part = (cols: string[], fn: string, weight: SearchWeight) =>
     cols.map((c) => `setweight(to_tsvector('simple', ${fn}(coalesce(${c}, ''))), '${weight}')`);
   return sql.raw([...part(names, 'plant_names', 'A'), ...part(texts, 'plant_fold', 'C')].join(' || '));
 }
 
-/** The names alone as a text column expression (`other_names` joined in). */
-const nameExpressions = (names: string[]) =>
-  names.map((n) => (n === 'other_names' ? 'plant_join(other_names)' : n));
-
 /**
- * The names alone, as a full-text vector: the search's first phase looks only here, so a short
- * prefix never ranks description matches (bounded, small vectors).
+ * The generated search columns of a catalogue table: the whole document; the names alone as a
+ * vector (the search's first phase looks only there, so a short prefix never ranks description
+ * matches); the names folded into one text, for trigram matching of word parts inside compounds
+ * ("apfel" in "Kulturapfel") and typos ("tomatoe").
  */
-function namesVector(names: string[]): SQL {
-  return searchVector(nameExpressions(names), []);
-}
-
-/**
- * The names folded into one text, for trigram matching: word parts inside compounds ("apfel" in
- * "Kulturapfel") and typos ("tomatoe").
- */
-function namesText(names: string[]): SQL {
-  // `||` and coalesce, not concat_ws: generated columns need immutable expressions.
-  return sql.raw(
-    `plant_names(${nameExpressions(names)
-      .map((n) => `coalesce(${n}, '')`)
-      .join(" || ' ' || ")})`,
-  );
+function searchColumns(fields: Fields) {
+  const { names, texts } = searchDocument(fields);
+  return {
+    search: tsvector().generatedAlwaysAs(searchVector(names, texts)),
+    names: tsvector().generatedAlwaysAs(searchVector(names, [])),
+    // `||` and coalesce, not concat_ws: generated columns need immutable expressions.
+    names_text: text().generatedAlwaysAs(
+      sql.raw(`plant_names(${names.map((n) => `coalesce(${n}, '')`).join(" || ' ' || ")})`),
+    ),
+  };
 }
 
 const trigramIndex = (name: string, column: PgColumn) =>
@@ -79,11 +90,7 @@ export const families = pgTable(
     ...columns(identityFields),
     ...columns(familyFields),
     ...columns(timestampFields),
-    search: tsvector().generatedAlwaysAs(
-      searchVector(['name_scientific', 'name_en', 'name_de'], ['description']),
-    ),
-    names: tsvector().generatedAlwaysAs(namesVector(['name_scientific', 'name_en', 'name_de'])),
-    names_text: text().generatedAlwaysAs(namesText(['name_scientific', 'name_en', 'name_de'])),
+    ...searchColumns(familyFields),
   },
   (t) => [
     index('families_order_idx').on(t.name_scientific, t.id),
@@ -94,19 +101,8 @@ export const families = pgTable(
 );
 
 /** The species list's filter columns (besides family), in the order the list indexes carry them. */
-const listFilters = (t: Record<string, PgColumn>) =>
-  [
-    'plant_layer',
-    'nitrogen_fixer',
-    'dynamic_accumulator',
-    'drought_tolerance',
-    'native_status',
-    'nectar_value',
-    'wild_bee_count',
-  ].map((c) => t[c] as PgColumn);
-
-const SPECIES_NAMES = ['name_scientific', 'name_en', 'name_de', 'other_names'];
-const CULTIVAR_NAMES = ['name', 'name_en', 'name_de', 'other_names'];
+const listFilters = (t: Record<(typeof SPECIES_LIST_FILTERS)[number], PgColumn>) =>
+  SPECIES_LIST_FILTERS.map((c) => t[c]);
 
 export const species = pgTable(
   'species',
@@ -117,16 +113,12 @@ export const species = pgTable(
       .references(() => families.id),
     ...columns(speciesFields),
     ...columns(timestampFields),
-    search: tsvector().generatedAlwaysAs(
-      searchVector(nameExpressions(SPECIES_NAMES), ['description', 'description_en', 'description_de']),
-    ),
+    ...searchColumns(speciesFields),
     // Internal, derived columns (never in a response): the hardiness range as half-zones, so
     // the zone filter is an indexable comparison, and how many guild functions the species has.
     hardiness_min: smallint().generatedAlwaysAs(halfZoneMinSql('hardiness_zone_usda')),
     hardiness_max: smallint().generatedAlwaysAs(halfZoneMaxSql('hardiness_zone_usda')),
     guild_score: smallint().generatedAlwaysAs(guildScoreSql()),
-    names: tsvector().generatedAlwaysAs(namesVector(SPECIES_NAMES)),
-    names_text: text().generatedAlwaysAs(namesText(SPECIES_NAMES)),
   },
   (t) => [
     // Lists page through these narrow indexes (order first, then every list filter as trailing
@@ -173,11 +165,7 @@ export const cultivars = pgTable(
       .references(() => species.id),
     ...columns(cultivarFields),
     ...columns(timestampFields),
-    search: tsvector().generatedAlwaysAs(
-      searchVector(nameExpressions(CULTIVAR_NAMES), ['description', 'description_en', 'description_de']),
-    ),
-    names: tsvector().generatedAlwaysAs(namesVector(CULTIVAR_NAMES)),
-    names_text: text().generatedAlwaysAs(namesText(CULTIVAR_NAMES)),
+    ...searchColumns(cultivarFields),
   },
   (t) => [
     index('cultivars_order_idx').on(t.name, t.id),
@@ -194,12 +182,7 @@ export const suppliers = pgTable(
   'suppliers',
   {
     ...columns(identityFields),
-    name: text().notNull(),
-    url: text(),
-    is_organic: boolean().notNull().default(false),
-    is_biodynamic: boolean().notNull().default(false),
-    country: text(),
-    notes: text(),
+    ...columns(supplierFields),
     ...columns(timestampFields),
   },
   (t) => [index('suppliers_order_idx').on(t.name, t.id)],
@@ -208,20 +191,15 @@ export const suppliers = pgTable(
 export const cultivarSuppliers = pgTable(
   'cultivar_suppliers',
   {
-    id: id(),
+    ...columns(idField),
     cultivar_id: uuid()
       .notNull()
       .references(() => cultivars.id, { onDelete: 'cascade' }),
     supplier_id: uuid()
       .notNull()
       .references(() => suppliers.id, { onDelete: 'cascade' }),
-    article_number: text(),
-    product_url: text(),
-    price_eur: numeric({ precision: 12, scale: 2, mode: 'number' }),
-    pack_size: doublePrecision(),
-    pack_unit: text(),
-    last_checked_at: timestamp({ withTimezone: true, mode: 'date' }),
-    created_at: createdAt(),
+    ...columns(cultivarSupplierFields),
+    ...columns(createdField),
   },
   (t) => [
     uniqueIndex('cultivar_suppliers_pair_idx').on(t.cultivar_id, t.supplier_id),
@@ -232,18 +210,15 @@ export const cultivarSuppliers = pgTable(
 export const companions = pgTable(
   'companions',
   {
-    id: id(),
+    ...columns(idField),
     species_a_id: uuid()
       .notNull()
       .references(() => species.id, { onDelete: 'cascade' }),
     species_b_id: uuid()
       .notNull()
       .references(() => species.id, { onDelete: 'cascade' }),
-    relationship: text().notNull(),
-    evidence: text({ enum: EVIDENCE_LEVELS }),
-    mechanism: text(),
-    source_url: text(),
-    created_at: createdAt(),
+    ...columns(companionFields),
+    ...columns(createdField),
   },
   (t) => [
     // A pair is stored once, whichever order it was given in.

@@ -1,42 +1,57 @@
+import { text } from 'drizzle-orm/pg-core';
 import { type Static, Type } from 'typebox';
-import { Nullable, Timestamp, Uuid } from './types.js';
+import { createProps, filtered, filterParams, oneOf, recordProps, str } from './fields.js';
+import { createdField, idField } from './identity.js';
+import { Nullable, Uuid } from './types.js';
 import { EVIDENCE_LEVELS, RELATIONSHIPS } from './vocabularies.js';
 
-const Relationship = Type.Unsafe<(typeof RELATIONSHIPS)[number]>({
-  type: 'string',
-  enum: [...RELATIONSHIPS],
-});
-type Evidence = (typeof EVIDENCE_LEVELS)[number];
 const evidenceMeaning =
   '`scientific`: a peer-reviewed study of the pair or its mechanism; `documented`: extension services, trials ' +
   'or grower reports naming the pair; `traditional`: garden lore.';
-const Evidence = Type.Unsafe<Evidence>({
-  type: 'string',
-  enum: [...EVIDENCE_LEVELS],
-  description: evidenceMeaning,
-});
-/** Null is a value of its own here (not assessed), so it is listed in the enum too. */
-export const EvidenceOrNull = Type.Unsafe<Evidence | null>({
-  type: ['string', 'null'],
-  enum: [...EVIDENCE_LEVELS, null],
-  description: `${evidenceMeaning} Null when not assessed.`,
-});
+
+/**
+ * A companion relation's own fields, declared once: the table, the schemas below and the list
+ * filters are derived from them. A stored relationship may be any word; a payload names one of the
+ * vocabulary's.
+ */
+export const companionFields = {
+  relationship: filtered(
+    {
+      schema: Type.String(),
+      input: Type.Unsafe<(typeof RELATIONSHIPS)[number]>({ type: 'string', enum: [...RELATIONSHIPS] }),
+      column: () => text().notNull(),
+      writable: true,
+      presence: 'required',
+    } as const,
+    'equals',
+  ),
+  evidence: filtered(
+    // Null is a value of its own here (not assessed), so the vocabulary lists it too.
+    { ...oneOf(EVIDENCE_LEVELS, { description: evidenceMeaning }), nullMeaning: 'Null when not assessed.' },
+    'equals',
+    { description: evidenceMeaning },
+  ),
+  mechanism: str({ payload: { maxLength: 5_000 } }),
+  source_url: str({ payload: { maxLength: 2_000, format: 'uri' } }),
+};
+
+/** The fields the companion lists filter on, in the order of their query parameters. */
+export const COMPANION_LIST_FILTERS = ['relationship', 'evidence'] as const;
 
 /** A companion relation as listed for one species. */
 export const CompanionRelationshipSchema = Type.Object(
   {
-    id: Uuid,
+    ...recordProps(idField),
     species_a_id: Uuid,
     species_b_id: Uuid,
-    relationship: Type.String(),
-    evidence: EvidenceOrNull,
-    mechanism: Nullable(Type.String()),
-    source_url: Nullable(Type.String()),
-    created_at: Timestamp,
+    ...recordProps(companionFields),
+    ...recordProps(createdField),
   },
   { $id: 'CompanionRelationship' },
 );
 export type CompanionRelationship = Static<typeof CompanionRelationshipSchema>;
+
+export const EvidenceOrNull = CompanionRelationshipSchema.properties.evidence;
 
 /** A relation plus both species' names, slugs and primary images. */
 export const CompanionWithNamesSchema = Type.Object(
@@ -56,23 +71,13 @@ export const CompanionWithNamesSchema = Type.Object(
 export type CompanionWithNames = Static<typeof CompanionWithNamesSchema>;
 
 export const CreateCompanionSchema = Type.Object(
-  {
-    species_a_id: Uuid,
-    species_b_id: Uuid,
-    relationship: Relationship,
-    evidence: Type.Optional(EvidenceOrNull),
-    mechanism: Type.Optional(Nullable(Type.String({ maxLength: 5_000 }))),
-    source_url: Type.Optional(Nullable(Type.String({ maxLength: 2_000, format: 'uri' }))),
-  },
+  { species_a_id: Uuid, species_b_id: Uuid, ...createProps(companionFields) },
   { additionalProperties: false },
 );
 export type CreateCompanion = Static<typeof CreateCompanionSchema>;
 
 /** Filters of the companion lists; they combine with AND. */
-export const CompanionFilters = {
-  relationship: Type.Optional(Relationship),
-  evidence: Type.Optional(Evidence),
-};
+const CompanionFilters = filterParams(companionFields, COMPANION_LIST_FILTERS);
 
 export const CompanionListQuery = Type.Object(
   {

@@ -1,6 +1,6 @@
 /**
- * The cultivars' nullable fields, declared once. `writable: false` marks the fields the
- * spec leaves out of the CreateCultivar payload; they are filled by bulk import only.
+ * The cultivars' fields, declared once. `writable: false` marks the fields the CreateCultivar
+ * payload leaves out; they are filled by bulk import only.
  */
 
 import { uuid } from 'drizzle-orm/pg-core';
@@ -13,18 +13,19 @@ const weeks = () => intList({ minimum: 1, maximum: 52, description: 'ISO week nu
 const days = (writable = false) => (writable ? count() : count(importOnly));
 
 export const cultivarFields = {
-  name: name(),
+  name: name({ search: 'A' }),
   is_organic: flag(),
   perennial: flag(),
-  name_en: str({ maxLength: 300 }),
-  name_de: str({ maxLength: 300 }),
+  name_en: str({ maxLength: 300, search: 'A' }),
+  name_de: str({ maxLength: 300, search: 'A' }),
   name_scientific: str({ maxLength: 300 }),
   other_names: strList({
     description: 'Synonyms and further common names in any language (searchable, weighted like names).',
+    search: 'A',
   }),
-  description: str(),
-  description_de: str(),
-  description_en: str(),
+  description: str({ search: 'C' }),
+  description_de: str({ search: 'C' }),
+  description_en: str({ search: 'C' }),
   // Integers
   growing_time_days: count(),
   days_to_germination: count(),

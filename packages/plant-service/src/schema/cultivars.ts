@@ -1,8 +1,9 @@
+import { numeric } from 'drizzle-orm/pg-core';
 import { type Static, Type } from 'typebox';
 import { cultivarFields } from './cultivar-fields.js';
-import { createProps, payloadProps, recordProps } from './fields.js';
-import { identityFields, timestampFields } from './identity.js';
-import { Nullable, Paginated, Paging, Timestamp, Uuid } from './types.js';
+import { createProps, num, payloadProps, recordProps, str, time } from './fields.js';
+import { createdField, identityFields, idField, timestampFields } from './identity.js';
+import { Paginated, Paging, Uuid } from './types.js';
 
 export const CultivarSchema = Type.Object(
   {
@@ -57,32 +58,37 @@ export const CultivarListQuery = Type.Object(
 );
 export type CultivarListQuery = Static<typeof CultivarListQuery>;
 
+/**
+ * A cultivar–supplier link's own fields, declared once: the table and the schemas below are derived
+ * from them. Stored values are as found; a payload's are bounded. `last_checked_at` comes by import.
+ */
+export const cultivarSupplierFields = {
+  article_number: str({ payload: { maxLength: 200 } }),
+  product_url: str({ payload: { maxLength: 2_000, format: 'uri' } }),
+  // Exact to the cent.
+  price_eur: {
+    ...num({ payload: { minimum: 0, maximum: 1_000_000_000 } }),
+    column: () => numeric({ precision: 12, scale: 2, mode: 'number' }),
+  },
+  pack_size: num({ payload: { exclusiveMinimum: 0 } }),
+  pack_unit: str({ payload: { maxLength: 50 } }),
+  last_checked_at: time({ writable: false }),
+};
+
 export const CultivarSupplierSchema = Type.Object(
   {
-    id: Uuid,
+    ...recordProps(idField),
     cultivar_id: Uuid,
     supplier_id: Uuid,
-    article_number: Nullable(Type.String()),
-    product_url: Nullable(Type.String()),
-    price_eur: Nullable(Type.Number()),
-    pack_size: Nullable(Type.Number()),
-    pack_unit: Nullable(Type.String()),
-    last_checked_at: Nullable(Type.String({ format: 'date-time' })),
-    created_at: Timestamp,
+    ...recordProps(cultivarSupplierFields),
+    ...recordProps(createdField),
   },
   { $id: 'CultivarSupplier', description: 'A supplier offering a cultivar, with price and pack.' },
 );
 export type CultivarSupplier = Static<typeof CultivarSupplierSchema>;
 
 export const CreateCultivarSupplierSchema = Type.Object(
-  {
-    supplier_id: Uuid,
-    article_number: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
-    product_url: Type.Optional(Nullable(Type.String({ maxLength: 2_000, format: 'uri' }))),
-    price_eur: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1_000_000_000 }))),
-    pack_size: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0 }))),
-    pack_unit: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
-  },
+  { supplier_id: Uuid, ...createProps(cultivarSupplierFields) },
   { additionalProperties: false },
 );
 export type CreateCultivarSupplier = Static<typeof CreateCultivarSupplierSchema>;

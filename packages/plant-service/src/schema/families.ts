@@ -5,10 +5,10 @@ import { Paginated, Paging } from './types.js';
 
 /** The families' fields, declared once: the table and the schemas below are derived from them. */
 export const familyFields = {
-  name_scientific: name(),
-  name_en: str({ maxLength: 300 }),
-  name_de: str({ maxLength: 300 }),
-  description: str(),
+  name_scientific: name({ search: 'A' }),
+  name_en: str({ maxLength: 300, search: 'A' }),
+  name_de: str({ maxLength: 300, search: 'A' }),
+  description: str({ search: 'C' }),
 };
 
 export const FamilySchema = Type.Object(

@@ -1,7 +1,8 @@
 /**
  * Field catalogue primitives. A resource declares each of its fields once with one of these
  * helpers; the database columns (db/tables.ts), the TypeBox record/create/update schemas and so
- * the OpenAPI components are all derived from that one declaration.
+ * the OpenAPI components, the list filters and the full-text columns are all derived from that one
+ * declaration.
  */
 import {
   boolean,
@@ -12,8 +13,26 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { type TOptional, type TSchema, Type } from 'typebox';
+import { type Static, type TOptional, type TSchema, type TUnsafe, Type } from 'typebox';
 import { Nullable, type TNullable } from './types.js';
+
+/**
+ * Weight of a field in its record's full-text document: `A` for names (also matched on their own,
+ * as the search's first phase), `C` for descriptive texts.
+ */
+export type SearchWeight = 'A' | 'C';
+
+/**
+ * How a list filters on the field: `equals` takes one value of the field (a word of its vocabulary,
+ * true or false), `minimum` the least value a record may have. `param` names the query parameter
+ * where it is not the field's own name.
+ */
+export interface FilterDef {
+  readonly by: 'equals' | 'minimum';
+  readonly param?: string;
+  /** The parameter's description; none unless given. */
+  readonly description?: string;
+}
 
 export interface FieldDef<S extends TSchema = TSchema, W extends boolean = boolean> {
   /** Schema of a non-null value. */
@@ -31,40 +50,60 @@ export interface FieldDef<S extends TSchema = TSchema, W extends boolean = boole
   readonly presence?: 'optional' | 'required' | 'defaulted';
   /** Schema of a payload's value, where it differs from the record's. */
   readonly input?: TSchema;
+  /** What null means, where it is more than "unknown"; said in the nullable value's description. */
+  readonly nullMeaning?: string;
+  readonly search?: SearchWeight;
+  readonly filter?: FilterDef;
 }
 
 type Opts<W extends boolean> = { writable?: W; description?: string };
+/**
+ * `payload`: a payload's own limits, where a payload is checked more strictly than the records
+ * already stored; the record's schema then states only the type (and description).
+ */
+type StrOpts<W extends boolean> = Opts<W> & {
+  maxLength?: number;
+  pattern?: string;
+  search?: SearchWeight;
+  payload?: { maxLength?: number; format?: string };
+};
 type NumOpts<W extends boolean> = Opts<W> & { minimum?: number; maximum?: number };
 
 const meta = (o: Opts<boolean>) => (o.description ? { description: o.description } : {});
 const isWritable = <W extends boolean>(o: Opts<W>) => (o.writable ?? true) as W;
 
-export function str<W extends boolean = true>(o: Opts<W> & { maxLength?: number; pattern?: string } = {}) {
+export function str<W extends boolean = true>(o: StrOpts<W> = {}) {
+  const limits = o.payload
+    ? {}
+    : { maxLength: o.maxLength ?? 20_000, ...(o.pattern === undefined ? {} : { pattern: o.pattern }) };
   return {
-    schema: Type.String({
-      maxLength: o.maxLength ?? 20_000,
-      ...(o.pattern === undefined ? {} : { pattern: o.pattern }),
-      ...meta(o),
-    }),
+    schema: Type.String({ ...limits, ...meta(o) }),
+    ...(o.payload ? { input: Type.String({ ...o.payload, ...meta(o) }) } : {}),
     column: () => text(),
     writable: isWritable(o),
+    ...searched(o),
   } satisfies FieldDef;
 }
 
-export function oneOf<const V extends readonly string[], W extends boolean = true>(
+/** One word of a vocabulary. */
+export function oneOf<const V extends readonly [string, ...string[]], W extends boolean = true>(
   values: V,
   o: Opts<W> = {},
 ) {
   return {
     schema: Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...meta(o) }),
-    column: () => text(),
+    column: () => text({ enum: values }),
     writable: isWritable(o),
   } satisfies FieldDef;
 }
 
-export function num<W extends boolean = true>(o: NumOpts<W> = {}) {
+/** A number; `payload` as for `str`. */
+export function num<W extends boolean = true>(
+  o: NumOpts<W> & { payload?: { minimum?: number; maximum?: number; exclusiveMinimum?: number } } = {},
+) {
   return {
     schema: Type.Number({ ...range(o), ...meta(o) }),
+    ...(o.payload ? { input: Type.Number({ ...o.payload, ...meta(o) }) } : {}),
     column: () => doublePrecision(),
     writable: isWritable(o),
   } satisfies FieldDef;
@@ -86,20 +125,25 @@ export function int<W extends boolean = true>(o: NumOpts<W> & { small?: boolean 
  * A name every record has: never null, and a payload's name is 1–300 characters with at least one
  * that is not white space.
  */
-export function name() {
+export function name(o: { search?: SearchWeight } = {}) {
   return {
     schema: Type.String(),
     input: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' }),
     column: () => text().notNull(),
     writable: true,
     presence: 'required',
+    ...searched(o),
   } as const satisfies FieldDef;
 }
 
-/** A yes/no flag that is false until set: never null, and left out of a create it is false. */
-export function flag(o: Opts<true> = {}) {
+/**
+ * A yes/no flag that is false until set: never null, and left out of a create it is false.
+ * `recordOnly`: the description is the record's, not the payload's.
+ */
+export function flag(o: Opts<true> & { recordOnly?: boolean } = {}) {
   return {
     schema: Type.Boolean(meta(o)),
+    ...(o.recordOnly ? { input: Type.Boolean() } : {}),
     column: () => boolean().notNull().default(false),
     writable: true,
     presence: 'defaulted',
@@ -117,11 +161,12 @@ export function bool<W extends boolean = true>(o: Opts<W> = {}) {
   } satisfies FieldDef;
 }
 
-export function strList<W extends boolean = true>(o: Opts<W> = {}) {
+export function strList<W extends boolean = true>(o: Opts<W> & { search?: SearchWeight } = {}) {
   return {
     schema: Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 200, ...meta(o) }),
     column: () => text().array(),
     writable: isWritable(o),
+    ...searched(o),
   } satisfies FieldDef;
 }
 
@@ -140,6 +185,27 @@ export function time<W extends boolean = true>(o: Opts<W> = {}) {
     writable: isWritable(o),
   } satisfies FieldDef;
 }
+
+/**
+ * The field, filtered on by the lists that name it (see `filterParams`). `param` names the query
+ * parameter when it is not the field's name.
+ */
+export function filtered<D extends FieldDef, const P extends string = never>(
+  field: D,
+  by: FilterDef['by'],
+  o: { param?: P; description?: string } = {},
+): D & { filter: { by: FilterDef['by']; param: P } } {
+  return {
+    ...field,
+    filter: {
+      by,
+      ...(o.param ? { param: o.param } : {}),
+      ...(o.description ? { description: o.description } : {}),
+    },
+  } as D & { filter: { by: FilterDef['by']; param: P } };
+}
+
+const searched = (o: { search?: SearchWeight }) => (o.search ? { search: o.search } : {});
 
 function range(o: { minimum?: number; maximum?: number }) {
   return {
@@ -163,8 +229,17 @@ type UpdateProps<F extends Fields> = { [K in keyof F]: TOptional<InputValue<F[K]
 type WritableKeys<F extends Fields> = { [K in keyof F]: F[K]['writable'] extends true ? K : never }[keyof F];
 
 const neverNull = (f: FieldDef) => f.presence === 'required' || f.presence === 'defaulted';
-const recordValue = (f: FieldDef) => (neverNull(f) ? f.schema : Nullable(f.schema));
-const inputValue = (f: FieldDef) => (neverNull(f) ? (f.input ?? f.schema) : Nullable(f.input ?? f.schema));
+function nullable(f: FieldDef, schema: TSchema): TSchema {
+  const value = Nullable(schema);
+  if (f.nullMeaning === undefined) return value;
+  const { description } = schema as { description?: string };
+  return Type.Unsafe({
+    ...value,
+    description: description ? `${description} ${f.nullMeaning}` : f.nullMeaning,
+  });
+}
+const recordValue = (f: FieldDef) => (neverNull(f) ? f.schema : nullable(f, f.schema));
+const inputValue = (f: FieldDef) => (neverNull(f) ? (f.input ?? f.schema) : nullable(f, f.input ?? f.schema));
 
 /** Record properties: every field present; an optional field is null when unknown. */
 export function recordProps<F extends Fields>(fields: F): RecordProps<F> {
@@ -172,8 +247,8 @@ export function recordProps<F extends Fields>(fields: F): RecordProps<F> {
 }
 
 /**
- * Create properties of the given fields (`writableOnly`: the API's payload; otherwise every field,
- * as bulk import takes them): required fields required, the others optional; null clears a field.
+ * Create properties of the given fields (the writable ones, as the API's payload takes them; with
+ * `'all'` every field, as bulk import takes them): required fields required, the others optional; null clears a field.
  */
 export function createProps<F extends Fields>(fields: F): CreateProps<Pick<F, WritableKeys<F>>>;
 export function createProps<F extends Fields>(fields: F, all: 'all'): CreateProps<F>;
@@ -199,4 +274,41 @@ export function columns<F extends Fields>(fields: F): { [K in keyof F]: ReturnTy
   return Object.fromEntries(Object.entries(fields).map(([k, f]) => [k, f.column()])) as {
     [K in keyof F]: ReturnType<F[K]['column']>;
   };
+}
+
+type FilterValue<D extends FieldDef> = Static<D extends { input: infer I extends TSchema } ? I : D['schema']>;
+type ParamName<D extends FieldDef, K> = D extends { filter: { param: infer P extends string } }
+  ? [P] extends [never]
+    ? K
+    : P
+  : K;
+type FilterProps<F extends Fields, N extends keyof F> = {
+  [K in N as ParamName<F[K], K>]: TOptional<TUnsafe<FilterValue<F[K]>>>;
+};
+
+/** The query parameter of a filtered field: its own name unless the filter names another. */
+export function filterParam(field: string, def: FieldDef): string {
+  if (!def.filter) throw new Error(`${field} declares no filter`);
+  return def.filter.param ?? field;
+}
+
+/**
+ * The query parameters of a list's filters on `names`, in that order: each takes a value of the
+ * field (as a payload gives it, never null), with the filter's description; a minimum's parameter
+ * says which field it bounds unless the filter describes it.
+ */
+export function filterParams<F extends Fields, const N extends readonly (keyof F & string)[]>(
+  fields: F,
+  names: N,
+): FilterProps<F, N[number]> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const def = fields[name] as FieldDef;
+      const { description: _, ...value } = (def.input ?? def.schema) as Record<string, unknown>;
+      const description =
+        def.filter?.description ?? (def.filter?.by === 'minimum' ? `Minimum ${name}.` : undefined);
+      const described = description === undefined ? {} : { description };
+      return [filterParam(name, def), Type.Optional(Type.Unsafe({ ...value, ...described }))];
+    }),
+  ) as FilterProps<F, N[number]>;
 }

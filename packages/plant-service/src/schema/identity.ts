@@ -9,13 +9,18 @@ import { Timestamp, Uuid } from './types.js';
 
 const stamp = () => timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow();
 
-export const identityFields = {
+/** The uuid alone, for records that have no slug (links and relations). */
+export const idField = {
   id: {
     schema: Uuid,
     column: () => uuid().primaryKey().defaultRandom(),
     writable: false,
     presence: 'defaulted',
   },
+} as const satisfies Record<string, FieldDef>;
+
+export const identityFields = {
+  ...idField,
   slug: {
     schema: Type.String(),
     column: () => text().notNull().unique(),
@@ -24,7 +29,12 @@ export const identityFields = {
   },
 } as const satisfies Record<string, FieldDef>;
 
-export const timestampFields = {
+/** The creation time alone, for records that are never updated (links and relations). */
+export const createdField = {
   created_at: { schema: Timestamp, column: stamp, writable: false, presence: 'defaulted' },
+} as const satisfies Record<string, FieldDef>;
+
+export const timestampFields = {
+  ...createdField,
   updated_at: { schema: Timestamp, column: stamp, writable: false, presence: 'defaulted' },
 } as const satisfies Record<string, FieldDef>;

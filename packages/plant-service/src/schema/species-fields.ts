@@ -1,9 +1,9 @@
 /**
- * The species' fields, declared once. `writable: false` marks the fields the spec
- * leaves out of the CreateSpecies payload; they are filled by bulk import only.
+ * The species' fields, declared once. `writable: false` marks the fields the CreateSpecies payload
+ * leaves out; they are filled by bulk import only.
  */
 
-import { bool, count, int, name, num, oneOf, str, strList } from './fields.js';
+import { bool, count, filtered, int, name, num, oneOf, str, strList } from './fields.js';
 import { ZONE_RANGE_PATTERN } from './hardiness.js';
 import { NATIVE_STATUSES, PLANT_LAYERS, SUCCESSION_STAGES, TOLERANCE_LEVELS } from './vocabularies.js';
 
@@ -14,15 +14,16 @@ const rating = (description: string) => int({ minimum: 0, maximum: 4, small: tru
 
 export const speciesFields = {
   // Names and texts
-  name_scientific: name(),
-  name_en: str({ maxLength: 300 }),
-  name_de: str({ maxLength: 300 }),
+  name_scientific: name({ search: 'A' }),
+  name_en: str({ maxLength: 300, search: 'A' }),
+  name_de: str({ maxLength: 300, search: 'A' }),
   other_names: strList({
     description: 'Synonyms and further common names in any language (searchable, weighted like names).',
+    search: 'A',
   }),
-  description: str(),
-  description_de: str(),
-  description_en: str(),
+  description: str({ search: 'C' }),
+  description_de: str({ search: 'C' }),
+  description_en: str({ search: 'C' }),
   // Soil
   soil_moisture: str({ maxLength: 100, ...importOnly }),
   drainage_requirement: str({ maxLength: 100, ...importOnly }),
@@ -49,7 +50,7 @@ export const speciesFields = {
       'USDA zone `N`, `Na` or `Nb` (1–13), or a range `N-M` / `Na-Mb`, the colder zone first, e.g. `4-8`, `6b-9a`.',
   }),
   hardiness_zone_at: str({ maxLength: 20 }),
-  drought_tolerance: oneOf(TOLERANCE_LEVELS),
+  drought_tolerance: filtered(oneOf(TOLERANCE_LEVELS), 'equals'),
   salt_tolerance: oneOf(TOLERANCE_LEVELS),
   min_temp: num({ minimum: -90, maximum: 60, description: '°C' }),
   max_temp: num({ minimum: -90, maximum: 60, description: '°C' }),
@@ -72,15 +73,15 @@ export const speciesFields = {
   invasiveness: str(),
   pollination_type: str({ maxLength: 100 }),
   // Ecology
-  plant_layer: oneOf(PLANT_LAYERS),
+  plant_layer: filtered(oneOf(PLANT_LAYERS), 'equals'),
   wildlife_value: str(),
   wildlife_value_de: str(),
   wildlife_value_en: str(),
   ground_cover_quality: str({ maxLength: 200 }),
   succession_stage: oneOf(SUCCESSION_STAGES),
-  native_status: oneOf(NATIVE_STATUSES, { description: 'Status in Central Europe.' }),
-  nitrogen_fixer: bool(),
-  dynamic_accumulator: bool(),
+  native_status: filtered(oneOf(NATIVE_STATUSES, { description: 'Status in Central Europe.' }), 'equals'),
+  nitrogen_fixer: filtered(bool(), 'equals'),
+  dynamic_accumulator: filtered(bool(), 'equals'),
   attracts_pollinators: bool(),
   attracts_beneficial_insects: bool(),
   mulch_plant: bool(),
@@ -92,9 +93,9 @@ export const speciesFields = {
   guild_role: strList(),
   source_urls: strList(),
   // Counts and ratings
-  nectar_value: rating('0 (none) to 4 (very high).'),
+  nectar_value: filtered(rating('0 (none) to 4 (very high).'), 'minimum', { param: 'min_nectar' }),
   pollen_value: rating('0 (none) to 4 (very high).'),
-  wild_bee_count: count(),
+  wild_bee_count: filtered(count(), 'minimum', { param: 'min_bees' }),
   wild_bee_specialist_count: count(),
   butterfly_moth_count: count(),
   caterpillar_host_count: count(),
@@ -112,3 +113,17 @@ export const speciesFields = {
   // Image (set by the image endpoints, never by the payload)
   primary_image_key: str({ maxLength: 500, ...importOnly }),
 };
+
+/**
+ * The fields the species list filters on (besides family and hardiness zone), in the order of their
+ * query parameters and of the trailing key columns of the list indexes.
+ */
+export const SPECIES_LIST_FILTERS = [
+  'plant_layer',
+  'nitrogen_fixer',
+  'dynamic_accumulator',
+  'drought_tolerance',
+  'native_status',
+  'nectar_value',
+  'wild_bee_count',
+] as const;

@@ -1,11 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { createProps, payloadProps, recordProps } from './fields.js';
+import { createProps, filterParams, payloadProps, recordProps } from './fields.js';
 import { HardinessZoneParam } from './hardiness-param.js';
 import { identityFields, timestampFields } from './identity.js';
 import { FacetCountsSchema, FacetsParam } from './species-facets.js';
-import { speciesFields } from './species-fields.js';
+import { SPECIES_LIST_FILTERS, speciesFields } from './species-fields.js';
 import { Paginated, Paging, Uuid } from './types.js';
-import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from './vocabularies.js';
 
 export const SpeciesSchema = Type.Object(
   {
@@ -62,21 +61,11 @@ export const SpeciesPageSchema = Type.Object(
 );
 export type SpeciesPage = Static<typeof SpeciesPageSchema>;
 
-const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
-
 export const SpeciesListQuery = Type.Object(
   {
     ...Paging,
     family: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Family slug.' })),
-    plant_layer: Type.Optional(enumOf(PLANT_LAYERS)),
-    nitrogen_fixer: Type.Optional(Type.Boolean()),
-    dynamic_accumulator: Type.Optional(Type.Boolean()),
-    drought_tolerance: Type.Optional(enumOf(TOLERANCE_LEVELS)),
-    native_status: Type.Optional(enumOf(NATIVE_STATUSES)),
-    min_nectar: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Minimum nectar_value.' })),
-    min_bees: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 2_147_483_647, description: 'Minimum wild_bee_count.' }),
-    ),
+    ...filterParams(speciesFields, SPECIES_LIST_FILTERS),
     hardiness_zone: Type.Optional(HardinessZoneParam),
     facets: Type.Optional(FacetsParam),
   },

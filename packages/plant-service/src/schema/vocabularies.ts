@@ -1,6 +1,6 @@
 /**
- * Allowed values of the enumerated string fields. The spec (2.10) gives only examples; these are
- * the API's decision, documented in the OpenAPI description and packages/plant-service/data/README.md.
+ * Allowed values of the enumerated string fields: the API's decision, documented in the OpenAPI
+ * description and packages/plant-service/data/README.md.
  */
 export const PLANT_LAYERS = [
   'canopy',

@@ -4,16 +4,13 @@
  * calls `deriveStorageConfig`; every variable is in the root README.
  */
 import path from 'node:path';
-import { Type } from 'typebox';
+import { envEnum } from '@plants/common/env';
+import { type Static, Type } from 'typebox';
 
 export const STORAGE_BACKENDS = ['filesystem', 's3'] as const;
 
 export const StorageEnv = {
-  STORAGE_BACKEND: Type.Unsafe<(typeof STORAGE_BACKENDS)[number]>({
-    type: 'string',
-    enum: [...STORAGE_BACKENDS],
-    default: 'filesystem',
-  }),
+  STORAGE_BACKEND: envEnum(STORAGE_BACKENDS, 'filesystem'),
   S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^/]+' })),
   S3_BUCKET: Type.Optional(Type.String({ minLength: 3, maxLength: 63, pattern: '^[a-z0-9][a-z0-9.-]+$' })),
   S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
@@ -25,18 +22,8 @@ export const StorageEnv = {
   STORAGE_GC_GRACE_MINUTES: Type.Number({ minimum: 1, maximum: 525_600, default: 60 }),
 };
 
-export interface StorageEnvValues {
-  STORAGE_BACKEND: (typeof STORAGE_BACKENDS)[number];
-  S3_ENDPOINT?: string;
-  S3_BUCKET?: string;
-  S3_REGION: string;
-  S3_ACCESS_KEY_ID?: string;
-  S3_SECRET_ACCESS_KEY?: string;
-  S3_FORCE_PATH_STYLE: boolean;
-  IMAGE_MAX_BYTES: number;
-  STORAGE_GC_INTERVAL_MINUTES: number;
-  STORAGE_GC_GRACE_MINUTES: number;
-}
+const StorageEnvSchema = Type.Object(StorageEnv);
+export type StorageEnvValues = Static<typeof StorageEnvSchema>;
 
 export type StoreConfig =
   | { readonly backend: 'filesystem'; readonly root: string }

@@ -1,5 +1,5 @@
 /**
- * Issue 3, the callback under attack or failure: state mismatch, unknown or expired state,
+ * The callback under attack or failure: state mismatch, unknown or expired state,
  * replayed callback, replayed code, tampered code, iss or PKCE, the provider's error. Each must
  * answer 400 or 401 with `{error}`, never 500, and create no session.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, CSRF and CORS: a cookie-authenticated POST, PUT or DELETE needs an Origin (or
+ * CSRF and CORS: a cookie-authenticated POST, PUT or DELETE needs an Origin (or
  * Referer) equal to PUBLIC_URL or listed in CORS_ORIGINS, else 403; CORS with credentials for
  * exactly those origins. Over real HTTP, so the headers are exactly the ones written here.
  */

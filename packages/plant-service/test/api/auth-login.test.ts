@@ -1,5 +1,5 @@
 /**
- * Issue 3, the login itself, against a real oidc-provider over HTTP: login → /auth/me → write →
+ * The login itself, against a real oidc-provider over HTTP: login → /auth/me → write →
  * logout → 401; the session cookie; roles on delete; return_to.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 3, roles from the provider: ADMIN_EMAILS only with a verified email, admin and editor
+ * Roles from the provider: ADMIN_EMAILS only with a verified email, admin and editor
  * groups (WRITE_ACCESS=groups), re-evaluated at every login; claims in the ID token or from
  * userinfo; a nested groups claim; a public client.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3, the service around the login: without OIDC_ISSUER login answers 503 and reads
+ * The service around the login: without OIDC_ISSUER login answers 503 and reads
  * work; with the provider down at start the service starts, serves reads, answers 503 and
  * logs in once discovery succeeds on retry; https PUBLIC_URL gives Secure cookies and HSTS;
  * security headers with a CSP; rate limits on /auth/* and on writes.

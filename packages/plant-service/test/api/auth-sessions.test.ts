@@ -1,5 +1,5 @@
 /**
- * Issue 3, session lifetime: a sliding idle timeout and an absolute maximum (SESSION_IDLE_DAYS,
+ * Session lifetime: a sliding idle timeout and an absolute maximum (SESSION_IDLE_DAYS,
  * SESSION_MAX_DAYS); expired sessions are rejected and purged.
  */
 import { eq } from 'drizzle-orm';

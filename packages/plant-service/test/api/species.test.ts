@@ -73,7 +73,7 @@ describe('species records', () => {
     expect(res.statusCode, res.body).toBe(200);
     const s = res.json();
     expect(Object.keys(s).sort()).toEqual(Object.keys(SpeciesSchema.properties).sort());
-    // The spec lists 86 fields (6 identity fields and 80 attributes); other_names is the 87th.
+    // 6 identity fields (id, slug, family_id, name_scientific and the timestamps) and 81 attributes.
     expect(Object.keys(s)).toHaveLength(87);
     expect(s).toMatchObject({
       slug: 'vicia-faba',

@@ -1,5 +1,5 @@
 /**
- * Issue 3 in a real browser: headless Chromium (Debian's, driven by playwright-core) signs in
+ * Login in a real browser: headless Chromium (Debian's, driven by playwright-core) signs in
  * through the development provider's pages exactly as `npm run dev` sets it up, sees /auth/me,
  * writes from the API docs page (whose CSP must let swagger-ui run), and logs out.
  * Needs /usr/bin/chromium (Debian package `chromium`; .ci/run installs it).

@@ -24,7 +24,7 @@ export function multipartForm(parts: FormPart[]): { payload: Buffer; headers: Re
   };
 }
 
-/** The form of spec rule 6 with the file last. */
+/** An upload form: the fields, then the file as the last part. */
 export function uploadForm(
   fields: Record<string, string>,
   file: Buffer,

@@ -1,4 +1,4 @@
-/** Issue 3 configuration: OIDC, PUBLIC_URL and origins, roles, limits, the dev provider. */
+/** Login configuration: OIDC, PUBLIC_URL and origins, roles, limits, the dev provider. */
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 

@@ -1,4 +1,4 @@
-/** Issue 3 rules as pure functions: return_to, claims and roles, discovery backoff. */
+/** Login rules as pure functions: return_to, claims and roles, discovery backoff. */
 import { backoffDelay } from '@plants/common/backoff';
 import { describe, expect, it } from 'vitest';
 import type { RoleRules } from '../../src/auth/auth-config.js';

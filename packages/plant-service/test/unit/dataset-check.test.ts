@@ -94,8 +94,8 @@ describe('dataset check', () => {
     });
     expect(problems).toEqual([
       'species.csv:1: colour: is not a known column',
-      'species.csv:4: ph_min: must be either number or null',
-      'species.csv:4: nitrogen_fixer: must be either boolean or null',
+      'species.csv:4: ph_min: must be number or null',
+      'species.csv:4: nitrogen_fixer: must be boolean or null',
       'species.csv:4: guild_role: must be a JSON array, e.g. ["a","b"] or [4,5]',
       expect.stringMatching(/^species\.csv:5: Invalid Record Length/),
     ]);

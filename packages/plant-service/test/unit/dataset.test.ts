@@ -1,6 +1,6 @@
 /**
  * The committed starter dataset: valid against the API's schemas, every reference
- * resolved, no duplicates, and the coverage the issue asks for.
+ * resolved, no duplicates, and the coverage it promises (counts, layers, calendars, suppliers, companions).
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkInput } from '../../src/dataset/import.js';

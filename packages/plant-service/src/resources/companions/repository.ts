@@ -1,34 +1,24 @@
-import { aliasedTable, and, asc, eq, or, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, asc, eq, getTableColumns, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.js';
+import { filterConditions } from '../../db/list-filters.js';
 import { companions, species } from '../../db/tables.js';
-import type {
-  CompanionListQuery,
-  CompanionRelationship,
-  CompanionWithNames,
-  SpeciesCompanionsQuery,
+import {
+  COMPANION_LIST_FILTERS,
+  type CompanionListQuery,
+  type CompanionRelationship,
+  type CompanionWithNames,
+  companionFields,
+  type SpeciesCompanionsQuery,
 } from '../../schema/companions.js';
 
 const a = aliasedTable(species, 'a');
 const b = aliasedTable(species, 'b');
 
-const relationColumns = {
-  id: companions.id,
-  species_a_id: companions.species_a_id,
-  species_b_id: companions.species_b_id,
-  relationship: companions.relationship,
-  evidence: companions.evidence,
-  mechanism: companions.mechanism,
-  source_url: companions.source_url,
-  created_at: companions.created_at,
-};
+const relationColumns = getTableColumns(companions);
 
 /** The conditions of the relationship and evidence filters. */
-function filtered(filters: SpeciesCompanionsQuery): SQL[] {
-  const where: SQL[] = [];
-  if (filters.relationship) where.push(eq(companions.relationship, filters.relationship));
-  if (filters.evidence) where.push(eq(companions.evidence, filters.evidence));
-  return where;
-}
+const filtered = (filters: SpeciesCompanionsQuery): SQL[] =>
+  filterConditions(companions, companionFields, COMPANION_LIST_FILTERS, filters);
 
 export const companionRepository = {
   listWithNames(ex: Executor, filters: CompanionListQuery = {}): Promise<CompanionWithNames[]> {
@@ -50,9 +40,7 @@ export const companionRepository = {
       .innerJoin(a, eq(a.id, companions.species_a_id))
       .innerJoin(b, eq(b.id, companions.species_b_id))
       .where(and(...where))
-      .orderBy(asc(a.name_scientific), asc(b.name_scientific), asc(companions.id)) as Promise<
-      CompanionWithNames[]
-    >;
+      .orderBy(asc(a.name_scientific), asc(b.name_scientific), asc(companions.id));
   },
   /** Relations where the species is either side, oldest first. */
   ofSpecies(

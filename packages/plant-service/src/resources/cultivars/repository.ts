@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { type Listing, publicColumns } from '../../db/catalogue-repository.js';
+import type { Listing } from '../../db/catalogue-repository.js';
 import type { Executor } from '../../db/client.js';
 import { cultivarSuppliers, cultivars, species } from '../../db/tables.js';
 import type { CultivarListQuery, CultivarSupplier } from '../../schema/cultivars.js';
@@ -29,24 +29,18 @@ export const cultivarRepository = {
   },
 };
 
-const linkColumns = publicColumns(cultivarSuppliers);
-
 export const cultivarSupplierRepository = {
   list(ex: Executor, cultivarId: string): Promise<CultivarSupplier[]> {
     return ex
-      .select(linkColumns)
+      .select()
       .from(cultivarSuppliers)
       .where(eq(cultivarSuppliers.cultivar_id, cultivarId))
-      .orderBy(asc(cultivarSuppliers.created_at), asc(cultivarSuppliers.id)) as unknown as Promise<
-      CultivarSupplier[]
-    >;
+      .orderBy(asc(cultivarSuppliers.created_at), asc(cultivarSuppliers.id));
   },
-  async insert(ex: Executor, values: Record<string, unknown>): Promise<CultivarSupplier> {
-    const rows = await ex
-      .insert(cultivarSuppliers)
-      .values(values as typeof cultivarSuppliers.$inferInsert)
-      .returning(linkColumns);
-    return rows[0] as CultivarSupplier;
+  async insert(ex: Executor, values: typeof cultivarSuppliers.$inferInsert): Promise<CultivarSupplier> {
+    const [row] = await ex.insert(cultivarSuppliers).values(values).returning();
+    if (row === undefined) throw new Error('insert returned no row');
+    return row;
   },
 
   async delete(ex: Executor, cultivarId: string, supplierId: string): Promise<boolean> {

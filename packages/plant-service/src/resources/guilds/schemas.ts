@@ -1,8 +1,10 @@
 import { type Static, Type } from 'typebox';
+import { filterParams } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
 import { HardinessZoneParam } from '../../schema/hardiness-param.js';
+import { speciesFields } from '../../schema/species-fields.js';
 import { Nullable, Ref, Uuid } from '../../schema/types.js';
-import { NATIVE_STATUSES, PLANT_LAYERS } from '../../schema/vocabularies.js';
+import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { EvidenceSchema } from './evidence.js';
 
 const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
@@ -72,7 +74,8 @@ export type Guild = Static<typeof GuildSchema>;
 export const GuildQuery = Type.Object(
   {
     hardiness_zone: Type.Optional(HardinessZoneParam),
-    native_status: Type.Optional(enumOf(NATIVE_STATUSES)),
+    // The species list's filter, the same parameter.
+    ...filterParams(speciesFields, ['native_status']),
     limit: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Candidates per group (1–20).' }),
   },
   { additionalProperties: false },

@@ -12,7 +12,7 @@ export const EntityTypeSchema = Type.Unsafe<EntityType>({
 export const IMAGE_WIDTHS = [160, 320, 640, 1280] as const;
 export type ImageWidth = (typeof IMAGE_WIDTHS)[number];
 
-/** Spec 2.7, plus what the upload measured (content_type, byte_size, width, height). */
+/** An image's record: its entity, caption and source, plus what the upload measured (content_type, byte_size, width, height). */
 export const ImageSchema = Type.Object(
   {
     id: Uuid,

@@ -1,10 +1,12 @@
-import { and, asc, count, desc, eq, gte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Listing } from '../../db/catalogue-repository.js';
 import type { Executor } from '../../db/client.js';
+import { filterConditions } from '../../db/list-filters.js';
 import { cultivars, families, species } from '../../db/tables.js';
 import { zoneInterval } from '../../schema/hardiness.js';
 import type { SpeciesListQuery } from '../../schema/species.js';
+import { SPECIES_LIST_FILTERS, speciesFields } from '../../schema/species-fields.js';
 import { matches, rankBy } from '../search/tsquery.js';
 
 /** The list's WHERE clause; the facet counts run over the same one. */
@@ -14,13 +16,7 @@ export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL
     q.family === undefined
       ? undefined
       : sql`${species.family_id} = (select ${families.id} from ${families} where ${families.slug} = ${q.family})`,
-    q.plant_layer === undefined ? undefined : eq(species.plant_layer, q.plant_layer),
-    q.nitrogen_fixer === undefined ? undefined : eq(species.nitrogen_fixer, q.nitrogen_fixer),
-    q.dynamic_accumulator === undefined ? undefined : eq(species.dynamic_accumulator, q.dynamic_accumulator),
-    q.drought_tolerance === undefined ? undefined : eq(species.drought_tolerance, q.drought_tolerance),
-    q.native_status === undefined ? undefined : eq(species.native_status, q.native_status),
-    q.min_nectar === undefined ? undefined : gte(species.nectar_value, q.min_nectar),
-    q.min_bees === undefined ? undefined : gte(species.wild_bee_count, q.min_bees),
+    ...filterConditions(species, speciesFields, SPECIES_LIST_FILTERS, q),
     q.hardiness_zone === undefined ? undefined : hardinessCovers(q.hardiness_zone),
     tsquery === null ? undefined : matches(species.search, tsquery),
   ];
