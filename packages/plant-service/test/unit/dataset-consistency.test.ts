@@ -345,12 +345,12 @@ describe('starter dataset consistency', () => {
 
   it("links cultivars to suppliers through product pages on the supplier's site", () => {
     const linked = new Set(records.cultivar_supplier.map((r) => r.cultivar));
-    expect(records.cultivar_supplier.length).toBeGreaterThanOrEqual(163);
-    expect(linked.size).toBeGreaterThanOrEqual(112);
+    expect(records.cultivar_supplier.length).toBeGreaterThanOrEqual(175);
+    expect(linked.size).toBeGreaterThanOrEqual(124);
     const site = new Map(records.supplier.map((r) => [r.slug as string, siteOf(r.url as string)]));
     const link = (r: Rec) => `${r.cultivar} ${r.supplier}`;
     const withPage = records.cultivar_supplier.filter((r) => r.product_url != null);
-    expect(withPage.length).toBeGreaterThanOrEqual(134);
+    expect(withPage.length).toBeGreaterThanOrEqual(146);
     expect(
       withPage
         .filter((r) => {
