@@ -59,11 +59,13 @@ export function publicColumns(table: PgTable): Record<string, PgColumn> {
 }
 
 /**
- * A row's public columns as JSON text, written by the database. Reading some 90 columns into
- * objects and serialising them again costs the service several times the CPU the database spends
- * on this, and reads are most of the traffic. The keys and their order are the record's; a
- * timestamp is written as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so the text is
- * the one the records' own serialisation would give.
+ * A row's public columns as JSON text, written by the database, for list pages: reading a page of
+ * rows of some 90 columns into objects and serialising them again cost the service about five times
+ * the CPU, and halved the p99 of list pages under load when removed. A single record by ref stays on
+ * objects: there the database's share grew more than the service's shrank (measured lower
+ * throughput at 50 connections). The keys and their order are the record's; a timestamp is written
+ * as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so the text is the one the records' own
+ * serialisation would give.
  */
 export function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
   const parts = Object.entries(columns).map(([key, column]) =>
@@ -123,8 +125,6 @@ export interface CatalogueRepository<R> {
   byRef(ex: Executor, ref: string): Promise<R | undefined>;
   /** The record by slug or uuid; NotFound naming the noun and the ref when there is none. */
   get(ex: Executor, ref: string): Promise<R>;
-  /** The record by slug or uuid as JSON text (see rowJson); NotFound like `get`. */
-  getJson(ex: Executor, ref: string): Promise<JsonText<R>>;
   exists(ex: Executor, id: string): Promise<boolean>;
   /**
    * One page of the listed rows, with the total count. The page's ids are found
@@ -151,7 +151,6 @@ export interface CatalogueRepository<R> {
 }
 
 type Lookup = { execute(values: { ref: string }): Promise<unknown[]> };
-type JsonLookup<R> = { execute(values: { ref: string }): Promise<{ json: JsonText<R> }[]> };
 
 /**
  * The repository of `table`; its records are the table's public rows, typed by the table's columns
@@ -194,24 +193,6 @@ export function catalogueRepository<T extends CatalogueTable>(
     return found;
   }
 
-  /** The same lookups, answering JSON text. */
-  const preparedJson = new WeakMap<Executor, Record<'id' | 'slug', JsonLookup<R>>>();
-  function jsonLookups(ex: Executor): Record<'id' | 'slug', JsonLookup<R>> {
-    let found = preparedJson.get(ex);
-    if (!found) {
-      const by = (column: 'id' | 'slug') =>
-        ex
-          .select({ json })
-          .from(table)
-          .where(eq(table[column], sql.placeholder('ref')))
-          .limit(1)
-          .prepare(`${getTableName(table)}_json_by_${column}`);
-      found = { id: by('id'), slug: by('slug') };
-      preparedJson.set(ex, found);
-    }
-    return found;
-  }
-
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
    * the unique index; insert retries when a concurrent writer took the same one.
@@ -246,23 +227,6 @@ export function catalogueRepository<T extends CatalogueTable>(
       const found = await repository.byRef(ex, ref);
       if (found === undefined) throw new NotFound(`${noun} '${ref}' not found`);
       return found;
-    },
-
-    async getJson(ex, ref) {
-      const uuid = isUuid(ref);
-      const rows =
-        ex instanceof PgTransaction
-          ? await ex
-              .select({ json })
-              .from(table)
-              .where(uuid ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref))
-              .limit(1)
-          : uuid
-            ? await jsonLookups(ex).id.execute({ ref: ref.toLowerCase() })
-            : await jsonLookups(ex).slug.execute({ ref });
-      const found = rows[0];
-      if (found === undefined) throw new NotFound(`${noun} '${ref}' not found`);
-      return found.json;
     },
 
     async exists(ex, id) {

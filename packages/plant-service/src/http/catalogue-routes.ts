@@ -11,10 +11,10 @@ import { Ref, RefParams } from '../schema/types.js';
 import { needsAuth } from './needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from './route-schemas.js';
 
-/** Reads answer JSON text the database wrote (see rowJson); writes answer records. */
+/** Lists answer JSON text the database wrote (see rowJson); the other routes answer records. */
 export interface CatalogueService<R, L, Q, C, U> {
   list(query: Q): Promise<JsonText<L>>;
-  get(ref: string): Promise<JsonText<R>>;
+  get(ref: string): Promise<R>;
   create(input: C): Promise<R>;
   update(ref: string, input: U): Promise<R>;
   remove(ref: string): Promise<void>;
@@ -89,10 +89,7 @@ export function catalogueRoutes<
           response: { 200: record, ...errors(400, 404) },
         },
       },
-      (request, reply) => {
-        reply.type(JSON_CONTENT_TYPE);
-        return o.service.get((request.params as Params).ref);
-      },
+      (request) => o.service.get((request.params as Params).ref),
     );
 
     app.post(

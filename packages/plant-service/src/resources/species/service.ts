@@ -53,7 +53,7 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
       return pageJson(page, { facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) });
     },
 
-    get: (ref: string): Promise<JsonText<Species>> => repo.getJson(db, ref),
+    get: (ref: string): Promise<Species> => repo.get(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
       checkHardiness(input.hardiness_zone_usda);
