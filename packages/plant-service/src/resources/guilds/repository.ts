@@ -88,8 +88,14 @@ export const guildRepository = {
     const rows = await runPrepared<Record<string, unknown>>(
       db,
       'guild_species',
+      // Two index lookups joined by union: an OR of the two sets, as a prepared statement's generic
+      // plan, read the whole table instead.
       () => sql`select ${factColumns()} from ${species} s
-        where s.id in ${elements('ids', 'uuid')} or s.slug in ${elements('slugs', 'text')}`,
+        where s.id = any(array(
+          select value::uuid from json_array_elements_text(${sql.placeholder('ids')}::json)
+          union
+          select sp.id from ${species} sp where sp.slug = any(array(
+            select value from json_array_elements_text(${sql.placeholder('slugs')}::json)))))`,
       {
         ids: JSON.stringify(refs.filter(isUuid).map((r) => r.toLowerCase())),
         slugs: JSON.stringify(refs.filter((r) => !isUuid(r))),
