@@ -27,6 +27,7 @@ import { halfZoneMaxSql, halfZoneMinSql } from '../schema/hardiness.js';
 import { createdField, identityFields, idField, timestampFields } from '../schema/identity.js';
 import { SPECIES_LIST_FILTERS, speciesFields } from '../schema/species-fields.js';
 import { supplierFields } from '../schema/suppliers.js';
+import type { EntityType } from '../schema/vocabularies.js';
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
 
@@ -271,7 +272,7 @@ export const images = pgTable(
   'images',
   {
     id: id(),
-    entity_type: text().notNull(),
+    entity_type: text().$type<EntityType>().notNull(),
     entity_id: uuid().notNull(),
     store_key: text().notNull().unique(),
     content_type: text().notNull(),

@@ -14,9 +14,11 @@ import {
   cultivarSuppliers,
   cultivars,
   families,
+  images,
   species,
   suppliers,
 } from '../../src/db/tables.js';
+import { type Image, ImageSchema } from '../../src/resources/images/schemas.js';
 import { type CompanionRelationship, CompanionRelationshipSchema } from '../../src/schema/companions.js';
 import {
   type Cultivar,
@@ -42,6 +44,8 @@ describe('rows and records', () => {
     expectTypeOf<typeof cultivarSuppliers.$inferSelect>().toExtend<CultivarSupplier>();
     expectTypeOf<keyof typeof companions.$inferSelect>().toEqualTypeOf<keyof CompanionRelationship>();
     expectTypeOf<typeof companions.$inferSelect>().toExtend<CompanionRelationship>();
+    expectTypeOf<keyof typeof images.$inferSelect>().toEqualTypeOf<keyof Image>();
+    expectTypeOf<typeof images.$inferSelect>().toExtend<Image>();
   });
 
   it.each<[string, PgTable, TObject]>([
@@ -51,6 +55,7 @@ describe('rows and records', () => {
     ['suppliers', suppliers, SupplierSchema],
     ['cultivar_suppliers', cultivarSuppliers, CultivarSupplierSchema],
     ['companions', companions, CompanionRelationshipSchema],
+    ['images', images, ImageSchema],
   ])(
     '%s: every record property is a column, and every column but the derived ones a property',
     (_, table, schema) => {

@@ -50,12 +50,12 @@ export const imageRepository = {
       .select(columns)
       .from(images)
       .where(ofEntity(entityType, entityId))
-      .orderBy(...listOrder) as Promise<Image[]>;
+      .orderBy(...listOrder);
   },
 
   async findById(ex: Executor, id: string): Promise<Image | undefined> {
     const rows = await ex.select(columns).from(images).where(eq(images.id, id)).limit(1);
-    return rows[0] as Image | undefined;
+    return rows[0];
   },
 
   async hasPrimary(ex: Executor, entityType: EntityType, entityId: string): Promise<boolean> {
@@ -79,8 +79,9 @@ export const imageRepository = {
   },
 
   async insert(ex: Executor, values: typeof images.$inferInsert): Promise<Image> {
-    const rows = await ex.insert(images).values(values).returning(columns);
-    return rows[0] as Image;
+    const [row] = await ex.insert(images).values(values).returning(columns);
+    if (row === undefined) throw new Error('insert returned no row');
+    return row;
   },
 
   async delete(ex: Executor, id: string): Promise<void> {
@@ -94,7 +95,7 @@ export const imageRepository = {
       .where(ofEntity(entityType, entityId))
       .orderBy(desc(images.created_at), desc(images.id))
       .limit(1);
-    return rows[0] as Image | undefined;
+    return rows[0];
   },
 
   /**
