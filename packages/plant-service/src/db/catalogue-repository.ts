@@ -67,7 +67,7 @@ export function publicColumns(table: PgTable): Record<string, PgColumn> {
  * as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so the text is the one the records' own
  * serialisation would give.
  */
-export function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
+function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
   const parts = Object.entries(columns).map(([key, column]) =>
     column.getSQLType().startsWith('timestamp')
       ? sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${sql.identifier(key)}`

@@ -42,7 +42,6 @@ describe('records written by the database', () => {
       const texts: string[] = [];
       if (path === 'suppliers') {
         const res = await t.app.inject({ url: '/api/v1/suppliers' });
-        texts.push(...JSON.parse(res.body).map((record: unknown) => JSON.stringify(record)));
         expect(res.body).toBe(`[${rows.map((row) => JSON.stringify(row)).join(',')}]`);
         continue;
       }

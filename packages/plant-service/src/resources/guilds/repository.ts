@@ -92,10 +92,9 @@ export const guildRepository = {
       // plan, read the whole table instead.
       () => sql`select ${factColumns()} from ${species} s
         where s.id = any(array(
-          select value::uuid from json_array_elements_text(${sql.placeholder('ids')}::json)
+          select value from ${elements('ids', 'uuid')} ids
           union
-          select sp.id from ${species} sp where sp.slug = any(array(
-            select value from json_array_elements_text(${sql.placeholder('slugs')}::json)))))`,
+          select sp.id from ${species} sp where sp.slug = any(array${elements('slugs', 'text')})))`,
       {
         ids: JSON.stringify(refs.filter(isUuid).map((r) => r.toLowerCase())),
         slugs: JSON.stringify(refs.filter((r) => !isUuid(r))),
