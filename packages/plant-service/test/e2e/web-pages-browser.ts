@@ -92,9 +92,12 @@ export function useSite(): Site {
       const page = await context.newPage();
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(error.message));
-      page.on('requestfailed', (request) =>
-        problems.push(`${request.url()}: ${request.failure()?.errorText}`),
-      );
+      // A request the page itself gave up (it navigated on or closed while a late fetch, such as a
+      // cultivar's suppliers, was under way) is the browser's doing, not a failure; any other is.
+      page.on('requestfailed', (request) => {
+        const error = request.failure()?.errorText;
+        if (error !== 'net::ERR_ABORTED') problems.push(`${request.url()}: ${error}`);
+      });
       page.on('console', (message) => {
         if (message.type() === 'error' && !/status of 401/.test(message.text()))
           problems.push(message.text());

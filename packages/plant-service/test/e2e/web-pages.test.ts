@@ -210,8 +210,6 @@ describe('the site in headless Chromium', () => {
       for (const [name, path, ready] of pages) {
         await page.goto(`${site.url}${path}`);
         await page.locator(ready).first().waitFor();
-        // Late requests (a cultivar's suppliers) finish before the next page, which would abort them.
-        await page.waitForLoadState('networkidle');
         if (name === 'check') {
           await page.click('main button[type=submit]');
           await page.locator('.check-result').waitFor();
