@@ -6,7 +6,22 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from './client.js';
 
-const TABLES = ['families', 'species', 'cultivars', 'suppliers', 'cultivar_suppliers', 'companions'];
+const TABLES = [
+  'families',
+  'species',
+  'cultivars',
+  'suppliers',
+  'cultivar_suppliers',
+  'companions',
+  'name_words',
+];
+
+/** Tables written by triggers when these are written: the names' words follow the named records. */
+const DERIVED: Record<string, string[]> = {
+  families: ['name_words'],
+  species: ['name_words'],
+  cultivars: ['name_words'],
+};
 
 /** How often a running PGlite service looks for stale statistics. */
 export const STATISTICS_CHECK_MS = 5 * 60 * 1000;
@@ -35,8 +50,9 @@ export async function refreshStaleStatistics(database: Database, { vacuum = true
   return stale;
 }
 
-/** VACUUM ANALYZE of `tables`, e.g. the ones a bulk import wrote. */
-export async function vacuumAnalyze(database: Database, tables: readonly string[]): Promise<void> {
+/** VACUUM ANALYZE of the `written` tables (e.g. the ones a bulk import wrote) and of what triggers derive from them. */
+export async function vacuumAnalyze(database: Database, written: readonly string[]): Promise<void> {
+  const tables = [...new Set(written.flatMap((t) => [t, ...(DERIVED[t] ?? [])]))];
   // VACUUM cannot run inside a transaction block: one statement per table.
   for (const table of tables) await database.db.execute(sql.raw(`vacuum analyze "${table}"`));
 }

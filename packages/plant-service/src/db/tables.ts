@@ -11,6 +11,7 @@ import {
   integer,
   type PgColumn,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -176,6 +177,32 @@ export const cultivars = pgTable(
     ...CALENDAR_ARRAYS.map((name) => index(`cultivars_${name}_idx`).using('gin', t[name])),
     index('cultivars_names_idx').using('gin', t.names),
     trigramIndex('cultivars_names_trgm_idx', t.names_text),
+  ],
+);
+
+/**
+ * Every word of every family, species and cultivar name, one row each, for type-ahead search: a
+ * btree range over `word` finds the words a prefix starts, in alphabetical order, and stops after
+ * a bounded number of them however common the prefix is (a GIN prefix query reads every match).
+ * Each row carries its record's whole names vector, so the other terms of a query are checked on
+ * the same row. Derived, never written by the service: triggers (migration 0009) keep it equal to
+ * the words of each record's `names`.
+ */
+export const nameWords = pgTable(
+  'name_words',
+  {
+    word: text().notNull(),
+    entity_type: text().$type<EntityType>().notNull(),
+    entity_id: uuid().notNull(),
+    /** The record's sort name: the scientific name, or a cultivar's name. */
+    name: text().notNull(),
+    names: tsvector().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.entity_type, t.entity_id, t.word] }),
+    // Pattern operators compare bytes, so the range of a prefix is one contiguous stretch. The
+    // migration also INCLUDEs every other column (not expressible here): the scan is index-only.
+    index('name_words_word_idx').on(t.word.op('text_pattern_ops')),
   ],
 );
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
@@ -185,5 +186,72 @@ describe('search', () => {
     // The fallback is only for texts that found nothing otherwise.
     expect((await search('tomato')).every((r) => r.rank >= 1)).toBe(true);
     expect(await search('qqqxxzz')).toEqual([]);
+  });
+
+  it('takes a short last term as a whole word in descriptions, and word parts from 4 letters', async () => {
+    // "apf": the prefix of a name (Apfelbeere) only; too short to match inside Kulturapfel or to
+    // start the description word "Apfelförmige".
+    expect((await search('apf')).map((r) => r.slug)).toEqual(['aronia-melanocarpa']);
+    expect((await search('apfe')).map((r) => r.slug)).toEqual([
+      'aronia-melanocarpa',
+      'malus-domestica',
+      'sorbus-domestica',
+    ]);
+    // Terms before the last are finished words: "red salad" finds the description
+    // "Early red salad tomato.", "re salad" does not.
+    const redSalad = await search('red salad');
+    expect(redSalad.map((r) => r.name)).toContain('Harzfeuer');
+    expect(redSalad.find((r) => r.name === 'Harzfeuer')!.rank).toBeLessThan(2);
+    expect((await search('re salad')).map((r) => r.name)).not.toContain('Harzfeuer');
+  });
+
+  it('keeps the words of names current through renames and deletes', async () => {
+    const admin = await t.cookie({ admin: true });
+    const make = fixtures(t, admin);
+    const family = await make.family('Zyxaceae');
+    const species = await make.species(family.id, 'Zyxolia testa', { other_names: ['Quarzkraut'] });
+    const cultivar = await make.cultivar(species.id, 'Wembelglanz');
+    const slugs = async (q: string) => (await search(q)).filter((r) => r.rank >= 1).map((r) => r.slug);
+    expect(await slugs('zyxo')).toEqual([species.slug]);
+    expect(await slugs('quarz')).toEqual([species.slug]);
+    expect(await slugs('wembel')).toEqual([cultivar.slug]);
+
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/species/${species.id}`,
+      headers: { cookie: admin },
+      payload: { name_scientific: 'Vortelia testa', other_names: [] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(await slugs('zyxo')).toEqual([]);
+    expect(await slugs('quarz')).toEqual([]);
+    expect(await slugs('vortel')).toEqual([species.slug]);
+
+    const removed = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/cultivars/${cultivar.id}`,
+      headers: { cookie: admin },
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(await slugs('wembel')).toEqual([]);
+
+    // Whatever wrote them, the stored words are exactly the words of every record's names.
+    const result = await t.database.db.execute(sql`
+      select count(*)::int as n from (
+        (select word, entity_type, entity_id, name, names::text from name_words
+         except all
+         select w, 'family', id, name_scientific, names::text from families, unnest(tsvector_to_array(names)) w
+         except all
+         select w, 'species', id, name_scientific, names::text from species, unnest(tsvector_to_array(names)) w
+         except all
+         select w, 'cultivar', id, name, names::text from cultivars, unnest(tsvector_to_array(names)) w)
+        union all
+        (select w, 'species', id, name_scientific, names::text from species, unnest(tsvector_to_array(names)) w
+         except all
+         select word, entity_type, entity_id, name, names::text from name_words)
+      ) difference`);
+    expect((result as unknown as { rows: { n: number }[] }).rows[0]!.n).toBe(0);
+    const words = await t.database.db.execute(sql`select count(*)::int as n from name_words`);
+    expect((words as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(20);
   });
 });

@@ -32,12 +32,19 @@ async function insertsVisible(table: string, n: number) {
 
 describe('planner statistics', () => {
   it('analyses tables that were never analysed, then only when they are stale again', async () => {
+    // PostgreSQL's autovacuum would otherwise sometimes analyse the table first, and the refresh
+    // rightly find nothing stale; PGlite has no autovacuum, where the setting changes nothing.
+    await database.db.execute(sql`alter table families set (autovacuum_enabled = false)`);
+    await database.db.execute(sql`alter table name_words set (autovacuum_enabled = false)`);
     await database.db.execute(sql`
       insert into families (slug, name_scientific)
       select 'family-' || i, 'Family ' || i from generate_series(1, 300) i`);
     expect(await reltuples('families')).toBeLessThan(0);
     await insertsVisible('families', 300);
-    expect(await refreshStaleStatistics(database)).toContain('families');
+    // The names' words, written by triggers, are refreshed with the records they follow.
+    expect(await refreshStaleStatistics(database)).toEqual(
+      expect.arrayContaining(['families', 'name_words']),
+    );
     expect(await reltuples('families')).toBe(300);
     expect(await refreshStaleStatistics(database)).not.toContain('families');
 
@@ -46,7 +53,10 @@ describe('planner statistics', () => {
       select 'more-' || i, 'More ' || i from generate_series(1, 100) i`);
     await insertsVisible('families', 400);
     // Without VACUUM (while serving), ANALYZE alone refreshes the estimate.
-    expect(await refreshStaleStatistics(database, { vacuum: false })).toEqual(['families']);
+    expect((await refreshStaleStatistics(database, { vacuum: false })).sort()).toEqual([
+      'families',
+      'name_words',
+    ]);
     expect(await reltuples('families')).toBe(400);
   });
 });

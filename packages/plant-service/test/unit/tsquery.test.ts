@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefixQuery } from '../../src/resources/search/tsquery.js';
+import { prefixQuery, typedQueryOf } from '../../src/resources/search/tsquery.js';
 
 describe('prefixQuery', () => {
   it('ANDs every whitespace-separated term as a prefix', () => {
@@ -14,5 +14,14 @@ describe('prefixQuery', () => {
   it('returns null when nothing searchable is left', () => {
     expect(prefixQuery('  &|!():*  ')).toBeNull();
     expect(prefixQuery('')).toBeNull();
+  });
+});
+
+describe('typedQueryOf', () => {
+  it('takes the terms before the last as whole words, the last as a prefix from minPrefix characters', () => {
+    expect(typedQueryOf(['rote', 'fru'], 4)).toBe("'rote' & 'fru'");
+    expect(typedQueryOf(['rote', 'frucht'], 4)).toBe("'rote' & 'frucht':*");
+    expect(typedQueryOf(['apfe'], 4)).toBe("'apfe':*");
+    expect(typedQueryOf(['apf'], 4)).toBe("'apf'");
   });
 });

@@ -23,6 +23,20 @@ export function tsqueryOf(lexemes: string[]): string {
   return lexemes.map((lexeme) => `'${lexeme}':*`).join(' & ');
 }
 
+/**
+ * The query as typed into a search box: the terms before the last are finished words and match
+ * whole words; the last is still being typed and matches as a prefix once it has `minPrefix`
+ * characters. `(['rote', 'fru'], 4)` → `'rote' & 'fru'`; `(['rote', 'frucht'], 4)` →
+ * `'rote' & 'frucht':*`.
+ */
+export function typedQueryOf(lexemes: string[], minPrefix: number): string {
+  return lexemes
+    .map((lexeme, i) =>
+      i === lexemes.length - 1 && lexeme.length >= minPrefix ? `'${lexeme}':*` : `'${lexeme}'`,
+    )
+    .join(' & ');
+}
+
 /** `"toma sola"` → `'toma':* & 'sola':*`; null when the text holds nothing searchable. */
 export function prefixQuery(text: string): string | null {
   const lexemes = searchLexemes(text);
