@@ -23,14 +23,14 @@ import type { SearchResult } from './schemas.js';
 import { searchLexemes, tsqueryOf, typedQueryOf } from './tsquery.js';
 
 /** How many name words the prefix group reads at most. */
-const NAME_WORDS = 2000;
+export const NAME_WORDS = 2000;
 /** How many matches per entity type the later groups rank at most. */
-const NAME_CANDIDATES = 100;
-const DESCRIPTION_CANDIDATES = 50;
+export const NAME_CANDIDATES = 100;
+export const DESCRIPTION_CANDIDATES = 50;
 /** Word similarity a name needs in the typo fallback. */
 const TYPO_THRESHOLD = 0.5;
 /** Shorter terms are too unspecific to match inside words, or as description prefixes. */
-const MIN_WORD_PART = 4;
+export const MIN_WORD_PART = 4;
 
 interface Source {
   type: 'family' | 'species' | 'cultivar';

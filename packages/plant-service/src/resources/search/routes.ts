@@ -3,7 +3,13 @@ import { Type } from 'typebox';
 import type { Database } from '../../db/client.js';
 import { errors } from '../../http/route-schemas.js';
 import { Ref } from '../../schema/types.js';
-import { searchAll } from './repository.js';
+import {
+  DESCRIPTION_CANDIDATES,
+  MIN_WORD_PART,
+  NAME_CANDIDATES,
+  NAME_WORDS,
+  searchAll,
+} from './repository.js';
 import { SearchQuery, SearchResultSchema } from './schemas.js';
 
 export const searchRoutes =
@@ -25,20 +31,20 @@ export const searchRoutes =
             'left of `limit`:\n\n' +
             '1. **Names, word prefixes** (rank 3–4): every whitespace-separated term starts a word of a name ' +
             '(AND; "toma sola" finds Solanum lycopersicum, "Karotte" finds Daucus carota when it is one of its ' +
-            '`other_names`). Read from an index of every name word: the first 2,000 words, in alphabetical ' +
+            `\`other_names\`). Read from an index of every name word: the first ${NAME_WORDS.toLocaleString('en')} words, in alphabetical ` +
             '(byte) order, that the longest term starts are checked against all terms, so a very common ' +
             'prefix answers as fast as a rare one; type more letters to narrow it.\n' +
-            '2. **Word parts of names** (rank 2–3): every term has 4 or more characters and occurs inside a ' +
+            `2. **Word parts of names** (rank 2–3): every term has ${MIN_WORD_PART} or more characters and occurs inside a ` +
             'name, e.g. in a German compound ("apfel" finds "Kulturapfel").\n' +
             '3. **Descriptions** (rank 1–2): the text as typed into a search box: the terms before the last ' +
             'are finished words and match whole words of a name or a description; the last term matches ' +
-            'as a word prefix once it has 4 or more characters, before that as a whole word ("red sal" ' +
+            `as a word prefix once it has ${MIN_WORD_PART} or more characters, before that as a whole word ("red sal" ` +
             'does not yet search descriptions for "salad", "red sala" does).\n' +
             '4. **Similar names** (rank below 1), only when groups 1–3 found nothing: names whose words are ' +
             'similar to the text (trigram word similarity of at least 0.5), so typos such as "tomatoe" or ' +
             '"lavendel" still find Tomato and Lavender.\n\n' +
             'Within a group, better relevance (more and denser matches) ranks first, then the name, then the id. ' +
-            'Groups 2 and 3 rank at most 100 name matches (50 description matches) per entity type. ' +
+            `Groups 2 and 3 rank at most ${NAME_CANDIDATES} name matches (${DESCRIPTION_CANDIDATES} description matches) per entity type. ` +
             "Cultivars carry their species' slug " +
             'and scientific name.',
           querystring: SearchQuery,
