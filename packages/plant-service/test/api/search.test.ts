@@ -255,3 +255,31 @@ describe('search', () => {
     expect((words as unknown as { rows: { n: number }[] }).rows[0]!.n).toBeGreaterThan(20);
   });
 });
+
+describe('search, the bound on name words', () => {
+  it('checks at most 2,000 words the longest term starts; a longer term reaches past them', async () => {
+    const own = await createTestApp();
+    try {
+      // 2,100 species whose scientific names are the words boundia0001 … boundia2100, and one more
+      // whose word boundiazz sorts after all of them.
+      await own.database.db.execute(sql`
+        with f as (insert into families (slug, name_scientific) values ('boundaceae', 'Boundaceae') returning id)
+        insert into species (slug, family_id, name_scientific, other_names)
+        select 'boundia-' || i, f.id, 'Boundia' || lpad(i::text, 4, '0'),
+               case when i = 1 then array['Zqtwin'] end
+          from f, generate_series(1, 2100) i
+        union all
+        select 'boundiazz', f.id, 'Boundiazz zqtarget', null from f`);
+      const find = async (q: string) => {
+        const res = await own.app.inject({ url: `/api/v1/search?q=${encodeURIComponent(q)}` });
+        expect(res.statusCode, res.body).toBe(200);
+        return (res.json() as { slug: string; rank: number }[]).filter((r) => r.rank >= 1).map((r) => r.slug);
+      };
+      // "boundia" drives the scan: boundia0001 is among its first 2,000 words, boundiazz is not.
+      expect(await find('boundia zqt')).toEqual(['boundia-1']);
+      expect(await find('boundiaz zqt')).toEqual(['boundiazz']);
+    } finally {
+      await own.close();
+    }
+  });
+});

@@ -73,6 +73,8 @@ const SOURCES: Source[] = [
 ];
 
 type Phase = (s: Source) => { where: SQL; rank: SQL; candidates: number };
+/** A row count, or the placeholder a prepared statement takes it in. */
+type Limit = number | ReturnType<typeof sql.placeholder>;
 
 /** A source's records for `ranked` (a relation of id, rank, name), with what a result shows. */
 function shown(s: Source, ranked: SQL): SQL {
@@ -90,7 +92,7 @@ function shown(s: Source, ranked: SQL): SQL {
 }
 
 /** A phase's branches over the three entity types: the best `limit` of bounded candidate sets each. */
-function phaseBranches(phase: Phase, limit: number | ReturnType<typeof sql.placeholder>): SQL[] {
+function phaseBranches(phase: Phase, limit: Limit): SQL[] {
   return SOURCES.map((s) => {
     const { where, rank, candidates } = phase(s);
     return shown(
@@ -111,10 +113,12 @@ async function runPhases(ex: Executor, phases: Phase[], limit: number): Promise<
   );
 }
 
+/** The best `limit` rows of all `branches`: one result list in the groups' order. */
+const unionRanked = (branches: SQL[], limit: Limit): SQL =>
+  sql`select * from (${sql.join(branches, sql` union all `)}) found order by rank desc, name, id limit ${limit}`;
+
 async function ranked(ex: Executor, branches: SQL[], limit: number): Promise<SearchResult[]> {
-  const result = await ex.execute(
-    sql`select * from (${sql.join(branches, sql` union all `)}) found order by rank desc, name, id limit ${limit}`,
-  );
+  const result = await ex.execute(unionRanked(branches, limit));
   // Both drivers answer { rows }.
   const { rows } = result as unknown as { rows: Record<string, unknown>[] };
   return rows.map(asResult);
@@ -157,8 +161,7 @@ async function byNamePrefix(db: Db, lexemes: string[], limit: number): Promise<S
           sql`(select entity_id as id, rank, name from best where entity_type = ${sql.raw(`'${s.type}'`)})`,
         ),
       );
-      return sql`${best}select * from (${sql.join(branches, sql` union all `)}) found
-        order by rank desc, name, id limit ${sql.placeholder('limit')}`;
+      return sql`${best}${unionRanked(branches, sql.placeholder('limit'))}`;
     },
     { query: tsqueryOf(lexemes), text: lexemes.join(' '), words: NAME_WORDS, limit },
   );
@@ -203,7 +206,7 @@ function laterGroups(terms: number, wordParts: boolean): SQL {
         ),
         sql``,
       )})
-    select * from (${sql.join(branches, sql` union all `)}) found order by rank desc, name, id limit ${limit}`;
+    ${unionRanked(branches, limit)}`;
 }
 
 export async function searchAll(db: Db, text: string, limit: number): Promise<SearchResult[]> {

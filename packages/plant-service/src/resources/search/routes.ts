@@ -33,7 +33,9 @@ export const searchRoutes =
             '(AND; "toma sola" finds Solanum lycopersicum, "Karotte" finds Daucus carota when it is one of its ' +
             `\`other_names\`). Read from an index of every name word: the first ${NAME_WORDS.toLocaleString('en')} words, in alphabetical ` +
             '(byte) order, that the longest term starts are checked against all terms, so a very common ' +
-            'prefix answers as fast as a rare one; type more letters to narrow it.\n' +
+            'prefix answers as fast as a rare one; type more letters to narrow it. A record whose names match ' +
+            'only beyond those words is not found by this group, nor by the next two, which leave out ' +
+            'every name match.\n' +
             `2. **Word parts of names** (rank 2–3): every term has ${MIN_WORD_PART} or more characters and occurs inside a ` +
             'name, e.g. in a German compound ("apfel" finds "Kulturapfel").\n' +
             '3. **Descriptions** (rank 1–2): the text as typed into a search box: the terms before the last ' +
