@@ -11,6 +11,7 @@ import { createOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
+import { orderByArrival } from './http/arrival-order.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -80,6 +81,8 @@ export async function buildApp({
       });
     });
   }
+  // The embedded database runs one statement at a time: a request's statements keep its place in line.
+  if (database.kind === 'pglite') orderByArrival(app);
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
   metrics.install(app);

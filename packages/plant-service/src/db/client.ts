@@ -11,6 +11,7 @@ import pg from 'pg';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
 import { type Reachability, type ReachabilityLog, watchReachability } from './reachability.js';
+import { orderStatements } from './statement-order.js';
 import * as tables from './tables.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -145,6 +146,7 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     await unlock();
     throw error;
   });
+  orderStatements(client);
   return {
     db: drizzlePglite({ client, schema: tables }) as unknown as Db,
     kind: 'pglite',
