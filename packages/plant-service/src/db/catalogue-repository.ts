@@ -85,40 +85,43 @@ function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
 const MAX_SHARED_TOTALS = 10_000;
 
 /**
- * Counts the rows of a list. Totals are shared across the pages of one filter set (and across
- * requests): an exact count is remembered together with the data version it was taken at, and used
- * only while no write has moved the version on and the change feed is live. Transactions always
- * count afresh.
+ * The totals of lists. Totals are shared across the pages of one filter set (and across requests):
+ * an exact count is remembered together with the data version it was taken at, and used only while
+ * no write has moved the version on and the change feed is live. Transactions always count afresh.
  */
 export interface ListTotals {
-  count(ex: Executor, table: PgTable, where: SQL | undefined): Promise<number>;
+  /** The remembered total of the rows `where` selects, if still current, and how to remember a new one. */
+  recall(ex: Executor, table: PgTable, where: SQL | undefined): RecalledTotal;
 }
+
+export interface RecalledTotal {
+  total: number | undefined;
+  remember(total: number): void;
+}
+
+const NOTHING_RECALLED: RecalledTotal = { total: undefined, remember: () => {} };
 
 export function listTotals(db: Db, feed: ChangeFeed): ListTotals {
   const totals = new LRUCache<string, { version: number; total: number }>({ max: MAX_SHARED_TOTALS });
+  const dialect = new PgDialect();
   return {
-    async count(ex, table, where) {
-      const query = ex.select({ total: count() }).from(table).where(where);
-      if (ex !== db || !feed.live) return Number((await query)[0]?.total ?? 0);
+    recall(ex, table, where) {
+      if (ex !== db || !feed.live) return NOTHING_RECALLED;
       // The version before counting: a write committed meanwhile makes the entry stale at once.
       const version = feed.version;
-      const { sql: text, params } = query.toSQL();
-      const key = `${text}\u0000${JSON.stringify(params)}`;
+      const { sql: text, params } = dialect.sqlToQuery(where ?? sql`true`);
+      const key = `${getTableName(table)}\u0000${text}\u0000${JSON.stringify(params)}`;
       const known = totals.get(key);
-      if (known && known.version === version) return known.total;
-      const total = Number((await query)[0]?.total ?? 0);
-      totals.set(key, { version, total });
-      return total;
+      return {
+        total: known?.version === version ? known.total : undefined,
+        remember: (total) => void totals.set(key, { version, total }),
+      };
     },
   };
 }
 
 /** Counts every time: for callers without a change feed (the command line). */
-export const freshTotals: ListTotals = {
-  async count(ex, table, where) {
-    return Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0);
-  },
-};
+export const freshTotals: ListTotals = { recall: () => NOTHING_RECALLED };
 
 export interface CatalogueRepository<R> {
   /** The record by slug or uuid. */
@@ -242,14 +245,30 @@ export function catalogueRepository<T extends CatalogueTable>(
         .orderBy(...order)
         .limit(per_page)
         .offset((page - 1) * per_page);
-      const [rows, total] = await Promise.all([
-        ex
+      const recalled = totals.recall(ex, table, where);
+      if (recalled.total !== undefined) {
+        const rows = await ex
           .select({ json })
           .from(table)
           .where(inArray(table.id, ids))
-          .orderBy(...order),
-        totals.count(ex, table, where),
-      ]);
+          .orderBy(...order);
+        return { data: rows.map((row) => row.json), total: recalled.total, page, per_page };
+      }
+      // The count rides along in the page's own statement (an uncorrelated subquery, run once):
+      // one round trip and one pooled connection per page instead of two.
+      const rows = await ex
+        .select({ json, total: sql<string>`(select count(*) from ${table} where ${where ?? sql`true`})` })
+        .from(table)
+        .where(inArray(table.id, ids))
+        .orderBy(...order);
+      // An empty first page means nothing matches; an empty later page says nothing of the total.
+      const total =
+        rows[0] !== undefined
+          ? Number(rows[0].total)
+          : page === 1
+            ? 0
+            : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0);
+      recalled.remember(total);
       return { data: rows.map((row) => row.json), total, page, per_page };
     },
 

@@ -67,4 +67,23 @@ describe('list paging', () => {
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect((await list(`family=${family.slug}&page=1`)).total).toBe(5);
   });
+  it('gives the exact total on an empty page past the last, counted with the page or on its own', async () => {
+    // A filter set no request has counted yet: the total comes with the page, or alone when the page is empty.
+    await make.species(family.id, 'Xerochrysum bracteatum', { plant_layer: 'canopy' });
+    expect(await list(`family=${family.slug}&plant_layer=canopy&page=7`)).toMatchObject({
+      data: [],
+      total: 1,
+    });
+    expect(await list(`family=${family.slug}&plant_layer=sub_canopy&page=1`)).toMatchObject({
+      data: [],
+      total: 0,
+    });
+    expect(await list(`family=${family.slug}&plant_layer=sub_canopy&page=3`)).toMatchObject({
+      data: [],
+      total: 0,
+    });
+    const page = await list(`family=${family.slug}&plant_layer=canopy&page=1`);
+    expect(page.total).toBe(1);
+    expect(page.data.map((s) => s.name_scientific)).toEqual(['Xerochrysum bracteatum']);
+  });
 });
