@@ -246,28 +246,22 @@ export function catalogueRepository<T extends CatalogueTable>(
         .limit(per_page)
         .offset((page - 1) * per_page);
       const recalled = totals.recall(ex, table, where);
-      if (recalled.total !== undefined) {
-        const rows = await ex
-          .select({ json })
-          .from(table)
-          .where(inArray(table.id, ids))
-          .orderBy(...order);
-        return { data: rows.map((row) => row.json), total: recalled.total, page, per_page };
-      }
-      // The count rides along in the page's own statement (an uncorrelated subquery, run once):
-      // one round trip and one pooled connection per page instead of two.
+      // A total not remembered rides along in the page's own statement (an uncorrelated subquery,
+      // run once): one round trip and one pooled connection per page instead of two.
+      const counted = sql<string | null>`(select count(*) from ${table} where ${where ?? sql`true`})`;
       const rows = await ex
-        .select({ json, total: sql<string>`(select count(*) from ${table} where ${where ?? sql`true`})` })
+        .select({ json, total: recalled.total === undefined ? counted : sql<null>`null` })
         .from(table)
         .where(inArray(table.id, ids))
         .orderBy(...order);
       // An empty first page means nothing matches; an empty later page says nothing of the total.
       const total =
-        rows[0] !== undefined
+        recalled.total ??
+        (rows[0] !== undefined
           ? Number(rows[0].total)
           : page === 1
             ? 0
-            : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0);
+            : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0));
       recalled.remember(total);
       return { data: rows.map((row) => row.json), total, page, per_page };
     },

@@ -1,9 +1,9 @@
 /**
  * The order in which PGlite runs statements. PGlite executes one statement at a time, in the
  * service's own thread, and queues the rest first come, first served. Under load that is unfair
- * to requests that send several statements one after another (a search runs up to four): each of
- * them joins the back of the queue again, so with 50 requests waiting such a request waits behind
- * all of them once per statement, seconds in all, while a one-statement request waits once.
+ * to requests that send several statements one after another (a search takes up to three turns):
+ * each of them joins the back of the queue again, so with 50 requests waiting such a request waits
+ * behind all of them once per statement, seconds in all, while a one-statement request waits once.
  *
  * Here statements wait in a queue ordered by the arrival of the request that sends them: once a
  * request has started, its next statements go before those of every request that arrived after

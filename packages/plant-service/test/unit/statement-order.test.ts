@@ -67,4 +67,16 @@ describe('statement order on PGlite', () => {
     await Promise.all([tx, other]);
     expect(done).toEqual(['tx:1', 'tx:2', 'other:1']);
   });
+  it('goes on with the next statements when one fails', async () => {
+    const done: string[] = [];
+    const busy = database.db.execute(sql`select pg_sleep(0.02)`);
+    const failing = asArrival(() => database.db.execute(sql`select 1 / 0`));
+    const after = asArrival(() => request('after', 2, done));
+    await busy;
+    await expect(failing).rejects.toMatchObject({
+      cause: { message: expect.stringMatching(/division by zero/) },
+    });
+    await after;
+    expect(done).toEqual(['after:1', 'after:2']);
+  });
 });
