@@ -4,6 +4,8 @@
  * only their own queries (filters, counts of children). Only parameterised SQL; constraint
  * violations become catalogue errors in constraints.ts.
  */
+
+import DataLoader from 'dataloader';
 import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
@@ -153,12 +155,12 @@ export interface CatalogueRepository<R> {
   onRemove(hook: (t: Transaction, id: string) => Promise<void>): void;
 }
 
-type Lookup = { execute(values: { ref: string }): Promise<unknown[]> };
+type Lookup = { execute(values: Record<string, unknown>): Promise<unknown[]> };
+type Column = 'id' | 'slug';
 
-/**
- * The repository of `table`; its records are the table's public rows, typed by the table's columns
- * (the catalogue's record schemas are proven to agree with them in test/unit/row-types.test.ts).
- */
+/** The most refs one batched lookup sends (a bound on the statement's array parameter). */
+const MAX_BATCH = 100;
+
 export function catalogueRepository<T extends CatalogueTable>(
   of: T,
   noun: string,
@@ -175,25 +177,49 @@ export function catalogueRepository<T extends CatalogueTable>(
   const gone = (id: string) => new NotFound(`${getTableName(table)} ${id} not found (deleted meanwhile)`);
 
   /**
-   * Lookups by slug or uuid are the hottest queries (every GET by ref): outside transactions they
-   * run as prepared statements, built once per database, so neither drizzle nor PostgreSQL plans
-   * them again on every request.
+   * Lookups by slug or uuid are the hottest queries (every GET by ref). Outside transactions, the
+   * lookups that requests make in the same turn of the event loop go to the database together, as
+   * one statement for all their refs: under load each round trip (a socket write and wake-up on
+   * both sides, and the database's per-statement work) is shared by every request in the turn,
+   * and alone a lookup waits no longer than the end of the current turn. Both statements are
+   * prepared once per database, so neither drizzle nor PostgreSQL plans them on every request.
+   * Nothing is cached: every lookup reads rows committed before it was sent.
    */
-  const prepared = new WeakMap<Executor, Record<'id' | 'slug', Lookup>>();
-  function lookups(ex: Executor): Record<'id' | 'slug', Lookup> {
-    let found = prepared.get(ex);
+  const loaders = new WeakMap<Executor, Record<Column, DataLoader<string, R | undefined>>>();
+  function loader(ex: Executor, column: Column): DataLoader<string, R | undefined> {
+    let found = loaders.get(ex);
     if (!found) {
-      const by = (column: 'id' | 'slug') =>
-        ex
+      const make = (column: Column) => {
+        const name = `${getTableName(table)}_by_${column}`;
+        const one: Lookup = ex
           .select(columns)
           .from(table)
           .where(eq(table[column], sql.placeholder('ref')))
           .limit(1)
-          .prepare(`${getTableName(table)}_by_${column}`);
-      found = { id: by('id'), slug: by('slug') };
-      prepared.set(ex, found);
+          .prepare(name);
+        const many: Lookup = ex
+          .select(columns)
+          .from(table)
+          .where(
+            sql`${table[column]} = any(${sql.placeholder('refs')}::${column === 'id' ? sql`uuid[]` : sql`text[]`})`,
+          )
+          .prepare(`${name}_batch`);
+        return new DataLoader<string, R | undefined>(
+          async (refs) => {
+            if (refs.length === 1) return [typed(await one.execute({ ref: refs[0] }))[0]];
+            const rows = typed(await many.execute({ refs: [...new Set(refs)] }));
+            const byRef = new Map(rows.map((row) => [(row as Record<Column, string>)[column], row]));
+            return refs.map((ref) => byRef.get(ref));
+          },
+          // The turn's lookups are collected until its I/O callbacks have run; no cache, since a
+          // loader lives as long as the database object and must not answer from older reads.
+          { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+        );
+      };
+      found = { id: make('id'), slug: make('slug') };
+      loaders.set(ex, found);
     }
-    return found;
+    return found[column];
   }
 
   /**
@@ -213,16 +239,14 @@ export function catalogueRepository<T extends CatalogueTable>(
   const repository: CatalogueRepository<R> = {
     async byRef(ex, ref) {
       const uuid = isUuid(ref);
-      const rows =
-        ex instanceof PgTransaction
-          ? await ex
-              .select(columns)
-              .from(table)
-              .where(uuid ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref))
-              .limit(1)
-          : uuid
-            ? await lookups(ex).id.execute({ ref: ref.toLowerCase() })
-            : await lookups(ex).slug.execute({ ref });
+      if (!(ex instanceof PgTransaction)) {
+        return uuid ? loader(ex, 'id').load(ref.toLowerCase()) : loader(ex, 'slug').load(ref);
+      }
+      const rows = await ex
+        .select(columns)
+        .from(table)
+        .where(uuid ? eq(table.id, ref.toLowerCase()) : eq(table.slug, ref))
+        .limit(1);
       return typed(rows)[0];
     },
 
