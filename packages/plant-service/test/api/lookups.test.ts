@@ -6,8 +6,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../src/db/client.js';
 import { catalogueRepository } from '../../src/db/catalogue-repository.js';
+import type { Database } from '../../src/db/client.js';
 import { families } from '../../src/db/tables.js';
 import { backend, testDatabase } from '../helpers/database.js';
 
