@@ -17,7 +17,7 @@
  * CPU_CONNECTIONS (default 4), RESPONSE_CACHE_MB (passed on), CPU_SCENARIOS (words a scenario's
  * name must contain), CPU_PROF=<dir> (also write a V8 CPU profile of the service there).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,27 @@ function cpuMicros(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * CPU µs used so far by every PostgreSQL process on this machine (the benchmark's database is
+ * local): what the database spends on the service's statements, beside the service's own CPU.
+ * Backends that exit meanwhile drop out, so the pool's connections are opened in the warm-up.
+ */
+function databaseMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * 10_000;
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return total;
 }
 
 async function send(base: string, next: () => Request, amount: number): Promise<number> {
@@ -169,7 +190,7 @@ async function main() {
   if (compareDir) services.push(await startService('compared', path.resolve(compareDir)));
   const rounds = compareDir ? 4 : 1;
   const bodies: Record<string, string> = {};
-  const rows: [string, { micros: number; errors: number }[]][] = [];
+  const rows: [string, { micros: number; database: number; errors: number }[]][] = [];
   try {
     for (const s of makeDataset().speciesRows.slice(0, 1000)) {
       const p = `/api/v1/species/${s.slug}`;
@@ -177,17 +198,21 @@ async function main() {
     }
     for (const name of Object.keys(services[0]!.next)) {
       if (filter.length > 0 && !filter.some((w) => name.toLowerCase().includes(w))) continue;
-      const totals = services.map(() => ({ micros: 0, errors: 0 }));
+      const totals = services.map(() => ({ micros: 0, database: 0, errors: 0 }));
       for (const s of services) await send(s.base, s.next[name]!, Math.min(500, requests));
       for (let round = 0; round < rounds; round++)
         for (const [k, s] of services.entries()) {
           const amount = Math.ceil(requests / rounds);
           const cpu0 = cpuMicros(s.pid);
+          const db0 = databaseMicros();
           totals[k]!.errors += await send(s.base, s.next[name]!, amount);
           totals[k]!.micros += (cpuMicros(s.pid) - cpu0) / (amount * rounds);
+          totals[k]!.database += (databaseMicros() - db0) / (amount * rounds);
         }
       rows.push([name, totals]);
-      console.error(`${name}: ${totals.map((t) => t.micros.toFixed(0)).join(' / ')} µs`);
+      console.error(
+        `${name}: ${totals.map((t) => `${t.micros.toFixed(0)} (+${t.database.toFixed(0)} database)`).join(' / ')} µs`,
+      );
     }
   } finally {
     for (const s of services) await s.stop();
@@ -198,17 +223,19 @@ async function main() {
   );
   const compared = services.length > 1;
   console.log(
-    `| scenario | CPU µs per request | × baseline |${compared ? ' compared: CPU µs | this ÷ compared |' : ''} 4xx/5xx/errors |`,
+    `| scenario | CPU µs per request | × baseline | database CPU µs |${compared ? ' compared: CPU µs | this ÷ compared | compared: database µs |' : ''} 4xx/5xx/errors |`,
   );
-  console.log(`|---|---|---|${compared ? '---|---|' : ''}---|`);
+  console.log(`|---|---|---|---|${compared ? '---|---|---|' : ''}---|`);
   for (const [name, [mine, other]] of rows)
     console.log(
-      `| ${name} | ${mine!.micros.toFixed(0)} | ${(mine!.micros / bare).toFixed(1)} |` +
-        (other ? ` ${other.micros.toFixed(0)} | ${(mine!.micros / other.micros).toFixed(2)} |` : '') +
+      `| ${name} | ${mine!.micros.toFixed(0)} | ${(mine!.micros / bare).toFixed(1)} | ${mine!.database.toFixed(0)} |` +
+        (other
+          ? ` ${other.micros.toFixed(0)} | ${(mine!.micros / other.micros).toFixed(2)} | ${other.database.toFixed(0)} |`
+          : '') +
         ` ${mine!.errors + (other?.errors ?? 0)} |`,
     );
   console.log(
-    `| bare node:http baseline (species by slug) | ${bare.toFixed(0)} | 1.0 |${compared ? ' | |' : ''} 0 |`,
+    `| bare node:http baseline (species by slug) | ${bare.toFixed(0)} | 1.0 | 0 |${compared ? ' | | |' : ''} 0 |`,
   );
 }
 

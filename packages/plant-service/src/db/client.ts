@@ -7,6 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
@@ -34,6 +35,8 @@ export interface Database {
 export interface PostgresOptions {
   url: string;
   poolSize?: number;
+  /** How many repeated statement texts are prepared by name (see prepareRepeated); 0 for none. */
+  preparedStatements?: number;
   /** Where the database going away and coming back is logged (once per change); silent by default. */
   log?: ReachabilityLog;
 }
@@ -41,7 +44,21 @@ export interface PostgresOptions {
 /** A pool connect that takes longer is an unreachable database, not a request left hanging. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptions): Database {
+/**
+ * The service sends a few hundred distinct statement shapes (a list's shape is the set of filters
+ * it was given, not their values); this many cover them with room to spare, while bounding what
+ * each connection keeps prepared in the server.
+ */
+const PREPARED_STATEMENTS = 256;
+/** Longer texts (bulk statements) are not worth remembering. */
+const MAX_PREPARED_TEXT = 16_384;
+
+export function openPostgres({
+  url,
+  poolSize = 10,
+  preparedStatements = PREPARED_STATEMENTS,
+  log = silent,
+}: PostgresOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -53,6 +70,7 @@ export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptio
   pool.on('error', (error) => reachability.lost(error));
   pool.on('connect', (client) => client.on('error', (error) => reachability.lost(error)));
   watchQueries(pool, reachability);
+  prepareRepeated(pool, preparedStatements);
   return {
     db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
     kind: 'postgres',
@@ -115,6 +133,43 @@ function watchQueries(pool: pg.Pool, reachability: Reachability): void {
       }),
     );
   }) as typeof pool.connect;
+}
+
+/**
+ * Statements sent outside transactions whose text has been sent before run as named prepared
+ * statements: each connection parses and plans such a text once (PostgreSQL moves to a generic
+ * plan after a few runs when that costs no more), instead of on every request. The parameters
+ * carry the values, so a text is a statement's shape: a filtered list with its set of filters, a
+ * facet count, a page with or without its total. A text seen once is not prepared, so one-off
+ * statements leave nothing behind, and at most `limit` texts ever are: the names live as long as
+ * the connections, and server memory per connection stays bounded. Transactions (checked-out
+ * clients) are left as they are.
+ */
+function prepareRepeated(pool: pg.Pool, limit: number): void {
+  if (limit <= 0) return;
+  // Texts sent once so far, the oldest forgotten first: a stream of one-off statements never
+  // crowds out a shape that repeats.
+  const seen = new LRUCache<string, true>({ max: limit * 4 });
+  const names = new Map<string, string>();
+  const query = pool.query.bind(pool) as Callable;
+  pool.query = ((...args: unknown[]) => {
+    const config = args[0];
+    if (typeof config === 'object' && config !== null && !('name' in config && config.name)) {
+      const text = (config as { text?: unknown }).text;
+      if (typeof text === 'string' && text.length <= MAX_PREPARED_TEXT) {
+        let name = names.get(text);
+        if (name === undefined && names.size < limit) {
+          if (seen.has(text)) {
+            seen.delete(text);
+            name = `repeated_${names.size + 1}`;
+            names.set(text, name);
+          } else seen.set(text, true);
+        }
+        if (name !== undefined) args[0] = { ...config, name };
+      }
+    }
+    return query(...args);
+  }) as typeof pool.query;
 }
 
 /** A new PGlite instance with the extensions the migrations need (pg_trgm for name search). */
