@@ -21,19 +21,24 @@ afterAll(async () => {
   await base.close();
 });
 
+/** The rows of `query`, run through the pool. */
+async function rows<Row>(query: ReturnType<typeof sql>): Promise<Row[]> {
+  return ((await database.db.execute(query)) as unknown as { rows: Row[] }).rows;
+}
+
 /** The texts prepared on the pool's one connection. */
 async function prepared(): Promise<string[]> {
-  const rows = await database.db.execute<{ statement: string }>(
+  const found = await rows<{ statement: string }>(
     sql`select statement from pg_prepared_statements where name like 'repeated_%' order by name`,
   );
-  return rows.rows.map((row) => row.statement);
+  return found.map((row) => row.statement);
 }
 
 describe('repeated statements', () => {
   it('prepares a text on its second run, with its values as parameters, and reuses it', async () => {
     for (const n of [1, 2, 3]) {
-      const rows = await database.db.execute<{ n: number }>(sql`select ${n}::int + 1 as n`);
-      expect(rows.rows[0]?.n).toBe(n + 1);
+      const [row] = await rows<{ n: number }>(sql`select ${n}::int + 1 as n`);
+      expect(row?.n).toBe(n + 1);
     }
     expect(await prepared()).toEqual(['select $1::int + 1 as n']);
   });
