@@ -137,6 +137,11 @@ export interface CatalogueRepository<R> {
    * only the page's own rows are read in full, each as JSON text (see rowJson).
    */
   page(ex: Executor, listing: Listing, request: PageRequest): Promise<Page<JsonText<R>>>;
+  /**
+   * The rows of `ids` that exist, as JSON text with their row version (`xmin`, which every update
+   * changes), in no particular order: the page of a list whose ids were chosen elsewhere.
+   */
+  jsonByIds(ex: Executor, ids: readonly string[]): Promise<{ id: string; xmin: string; json: JsonText<R> }[]>;
   /** Every row as JSON text, in `order` (for the short, unpaginated lists). */
   all(ex: Executor, order: SQL[]): Promise<JsonText<R>[]>;
   /** Inserts the row with the first free slug built from `slugBase`. */
@@ -222,6 +227,20 @@ export function catalogueRepository<T extends CatalogueTable>(
     return found[column];
   }
 
+  const byIds = new WeakMap<Executor, Lookup>();
+  function jsonByIdsStatement(ex: Executor): Lookup {
+    let found = byIds.get(ex);
+    if (!found) {
+      found = ex
+        .select({ id: table.id, xmin: sql<string>`${table}.xmin::text`, json })
+        .from(table)
+        .where(sql`${table.id} = any(${sql.placeholder('ids')}::uuid[])`)
+        .prepare(`${getTableName(table)}_json_by_ids`);
+      byIds.set(ex, found);
+    }
+    return found;
+  }
+
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
    * the unique index; insert retries when a concurrent writer took the same one.
@@ -288,6 +307,12 @@ export function catalogueRepository<T extends CatalogueTable>(
             : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0));
       recalled.remember(total);
       return { data: rows.map((row) => row.json), total, page, per_page };
+    },
+
+    async jsonByIds(ex, ids) {
+      if (ids.length === 0) return [];
+      const rows = await jsonByIdsStatement(ex).execute({ ids: [...ids] });
+      return rows as { id: string; xmin: string; json: JsonText<R> }[];
     },
 
     async all(ex, order) {

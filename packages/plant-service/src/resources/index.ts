@@ -23,6 +23,7 @@ import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
 import { imageService } from './images/service.js';
 import { searchRoutes } from './search/routes.js';
+import { speciesListIndex } from './species/list-index.js';
 import { speciesRoutes } from './species/routes.js';
 import { speciesService } from './species/service.js';
 import { supplierRoutes } from './suppliers/routes.js';
@@ -53,7 +54,10 @@ export async function registerResources(
   });
   await app.register(healthRoutes(database));
   await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
-  await app.register(speciesRoutes(speciesService(database, catalogue)), { prefix: '/api/v1/species' });
+  const listIndex = speciesListIndex(database.db, changeFeed, app.log);
+  await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
+    prefix: '/api/v1/species',
+  });
   await app.register(cultivarRoutes(cultivarService(database, catalogue)), { prefix: '/api/v1/cultivars' });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
   await app.register(guildRoutes(guildService(database)), { prefix: '/api/v1' });

@@ -61,7 +61,10 @@ export async function countFacets(
   return counts as FacetCounts;
 }
 
-function byCountThenValue(x: { value: Value; count: number }, y: { value: Value; count: number }): number {
+export function byCountThenValue(
+  x: { value: Value; count: number },
+  y: { value: Value; count: number },
+): number {
   if (x.count !== y.count) return y.count - x.count;
   if (x.value === y.value) return 0;
   if (x.value === null) return 1;

@@ -1,0 +1,293 @@
+/**
+ * The species list's filters, order, totals and facet counts answered from memory.
+ *
+ * With random filters nearly every list request is a new filter set, so the database counted the
+ * filtered set (thousands of index entries) and sorted it for every page, and that was most of the
+ * work of a list. Here the list's columns of every species (the filter columns, the family, the
+ * hardiness range, and the position in list order, as the database sorts it) are held as compact
+ * arrays, a few bytes per species; a request scans them, and the database is asked only for the
+ * page's own records, by id.
+ *
+ * It is a cache of the database, under the same rule as the response cache: it is used only while
+ * the change feed is live and no write has moved the data version since it was read, and a page
+ * is served from it only if every record read for it is still the row version it held (`xmin`), so
+ * a page is always one state of the data, never a mix. Whenever that fails, the list is asked of
+ * the database as before. A stale index is rebuilt in the background, no sooner after the last
+ * build than ten times that build took (at least a second), so a stream of writes costs the
+ * database a bounded share of its time. Searches (`search=`) always go to the database.
+ */
+import { asc, sql } from 'drizzle-orm';
+import type { ChangeFeed } from '../../db/change-feed.js';
+import type { Db } from '../../db/client.js';
+import { families, species } from '../../db/tables.js';
+import { filterParam } from '../../schema/fields.js';
+import { zoneInterval } from '../../schema/hardiness.js';
+import type { SpeciesListQuery } from '../../schema/species.js';
+import type { Facet, FacetCounts } from '../../schema/species-facets.js';
+import { SPECIES_LIST_FILTERS, speciesFields } from '../../schema/species-fields.js';
+import { byCountThenValue } from './facets.js';
+
+type Filter = (typeof SPECIES_LIST_FILTERS)[number];
+type Value = string | number | boolean | null;
+
+/**
+ * One column as numbers, one per species in list order: numbers as they are, booleans as 1 and 0,
+ * texts as their index in `texts`; null as NaN, which equals nothing and is at least nothing, as
+ * NULL compares in SQL.
+ */
+interface Column {
+  cells: Float64Array;
+  texts: string[];
+  codes: Map<string, number>;
+}
+
+function column(n: number): Column {
+  return { cells: new Float64Array(n), texts: [], codes: new Map() };
+}
+
+function encode(col: Column, value: Value): number {
+  if (value === null) return Number.NaN;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number') return value;
+  let code = col.codes.get(value);
+  if (code === undefined) {
+    code = col.texts.length;
+    col.texts.push(value);
+    col.codes.set(value, code);
+  }
+  return code;
+}
+
+/** The code a query value compares with; a text no species has matches nothing. */
+function probe(col: Column, value: Value): number {
+  if (typeof value === 'string') return col.codes.get(value) ?? Number.NaN;
+  return encode(col, value);
+}
+
+interface Snapshot {
+  version: number;
+  ids: string[];
+  /** The row version of each species when read; a page is served only while they still hold. */
+  xmins: Float64Array;
+  columns: Record<Filter | 'family' | 'hardiness_min' | 'hardiness_max', Column>;
+  /** The positions of each family's species (by family code), ascending. */
+  byFamily: Int32Array[];
+}
+
+/** How a facet's code reads as a value of the answer. */
+const FACET_KIND: Record<Facet, 'text' | 'boolean'> = {
+  plant_layer: 'text',
+  family: 'text',
+  native_status: 'text',
+  drought_tolerance: 'text',
+  nitrogen_fixer: 'boolean',
+};
+
+export interface IndexedPage {
+  /** The page's ids, in list order. */
+  ids: string[];
+  total: number;
+  facets?: FacetCounts;
+  /** Whether the records read for the page are the ones the index selected them as. */
+  holds(rows: readonly { id: string; xmin: string }[]): boolean;
+}
+
+export interface SpeciesListIndex {
+  /** The page from memory, or undefined when the index is not current (the database answers). */
+  select(q: SpeciesListQuery, facets: readonly Facet[]): IndexedPage | undefined;
+  /** Builds the index now unless it is current (for tests and a warm start). */
+  refresh(): Promise<void>;
+}
+
+/** The shortest pause between two builds, and the pause as a multiple of the last build's time. */
+const MIN_REBUILD_GAP_MS = 1_000;
+const REBUILD_GAP_FACTOR = 10;
+
+export function speciesListIndex(
+  db: Db,
+  feed: ChangeFeed,
+  log: { warn(obj: object, msg: string): void },
+): SpeciesListIndex {
+  let current: Snapshot | undefined;
+  let building: Promise<void> | undefined;
+  let notBefore = 0;
+
+  async function build(): Promise<void> {
+    // The version before reading: a write committed meanwhile makes the snapshot stale at once.
+    const version = feed.version;
+    const started = performance.now();
+    const familyRows = await db.select({ id: families.id, slug: families.slug }).from(families);
+    const rows = await db
+      .select({
+        id: species.id,
+        xmin: sql<string>`${species}.xmin::text`,
+        family_id: species.family_id,
+        hardiness_min: species.hardiness_min,
+        hardiness_max: species.hardiness_max,
+        ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, species[name]])),
+      })
+      .from(species)
+      .orderBy(asc(species.name_scientific), asc(species.id));
+    const n = rows.length;
+    const columns = {
+      family: column(n),
+      hardiness_min: column(n),
+      hardiness_max: column(n),
+      ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, column(n)])),
+    } as Snapshot['columns'];
+    // Family codes are the families' positions, so every family (even one without species) has one.
+    const familyCode = new Map<string, number>();
+    for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
+    const ids: string[] = new Array(n);
+    const xmins = new Float64Array(n);
+    const members: number[][] = familyRows.map(() => []);
+    for (let i = 0; i < n; i++) {
+      const row = rows[i] as unknown as Record<string, Value> & {
+        id: string;
+        xmin: string;
+        family_id: string;
+      };
+      ids[i] = row.id;
+      xmins[i] = Number(row.xmin);
+      const family = familyCode.get(row.family_id) ?? Number.NaN;
+      columns.family.cells[i] = family;
+      members[family]?.push(i);
+      for (const name of ['hardiness_min', 'hardiness_max', ...SPECIES_LIST_FILTERS] as const) {
+        columns[name].cells[i] = encode(columns[name], row[name] ?? null);
+      }
+    }
+    current = { version, ids, xmins, columns, byFamily: members.map((m) => Int32Array.from(m)) };
+    const took = performance.now() - started;
+    notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
+  }
+
+  function rebuild(): void {
+    if (building || Date.now() < notBefore) return;
+    building = build()
+      .catch((error: unknown) => {
+        notBefore = Date.now() + MIN_REBUILD_GAP_MS;
+        log.warn(
+          { reason: (error as Error).message },
+          'species list index: build failed; lists read the database',
+        );
+      })
+      .finally(() => {
+        building = undefined;
+      });
+  }
+
+  function usable(): Snapshot | undefined {
+    if (!feed.live) return undefined;
+    if (current?.version === feed.version) return current;
+    rebuild();
+    return undefined;
+  }
+
+  return {
+    select(q, facetNames) {
+      if (q.search !== undefined) return undefined;
+      const snap = usable();
+      if (snap === undefined) return undefined;
+      const { columns } = snap;
+
+      // The tests of the request, each a column and what its cells must be.
+      // Every test is a range a cell must lie in (an equality one of width zero); NaN, a null or a
+      // text no species has, lies in none, as NULL satisfies no comparison in SQL.
+      const cells: Float64Array[] = [];
+      const lows: number[] = [];
+      const highs: number[] = [];
+      const test = (col: Float64Array, low: number, high: number) => {
+        cells.push(col);
+        lows.push(low);
+        highs.push(high);
+      };
+      for (const name of SPECIES_LIST_FILTERS) {
+        const field = speciesFields[name];
+        const value = (q as unknown as Record<string, Value | undefined>)[filterParam(name, field)];
+        if (value === undefined) continue;
+        const col = columns[name];
+        const code = probe(col, value);
+        if (field.filter?.by === 'minimum') test(col.cells, code, Number.POSITIVE_INFINITY);
+        else test(col.cells, code, code);
+      }
+      if (q.hardiness_zone !== undefined) {
+        const zone = zoneInterval(q.hardiness_zone);
+        if (zone === null) return undefined;
+        // The species' range covers the zone: its low edge at most the zone's, its high edge at least.
+        test(columns.hardiness_min.cells, Number.NEGATIVE_INFINITY, zone.min);
+        test(columns.hardiness_max.cells, zone.max, Number.POSITIVE_INFINITY);
+      }
+      let candidates: ArrayLike<number> | undefined;
+      if (q.family !== undefined) {
+        const code = columns.family.codes.get(q.family);
+        candidates = code === undefined ? new Int32Array(0) : snap.byFamily[code];
+      }
+
+      // Facet counts by code (codes are small whole numbers), nulls apart.
+      const counted = facetNames.map((name) => ({
+        name,
+        cells: columns[name].cells,
+        counts: new Array<number>(columns[name].texts.length + 2).fill(0),
+        nulls: 0,
+      }));
+      const from = (q.page - 1) * q.per_page;
+      const to = from + q.per_page;
+      const pageAt: number[] = [];
+      let total = 0;
+      const tests = cells.length;
+      const n = candidates === undefined ? snap.ids.length : candidates.length;
+      for (let k = 0; k < n; k++) {
+        const i = candidates === undefined ? k : (candidates[k] as number);
+        let t = 0;
+        for (; t < tests; t++) {
+          const cell = (cells[t] as Float64Array)[i] as number;
+          if (!(cell >= (lows[t] as number) && cell <= (highs[t] as number))) break;
+        }
+        if (t < tests) continue;
+        if (total >= from && total < to) pageAt.push(i);
+        total++;
+        for (const f of counted) {
+          const code = f.cells[i] as number;
+          if (Number.isNaN(code)) f.nulls++;
+          else f.counts[code] = (f.counts[code] as number) + 1;
+        }
+      }
+
+      const ids = pageAt.map((i) => snap.ids[i] as string);
+      const result: IndexedPage = {
+        ids,
+        total,
+        holds: (rows) => {
+          if (snap !== current || snap.version !== feed.version || rows.length !== ids.length) return false;
+          const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
+          return pageAt.every((i) => xmin.get(snap.ids[i] as string) === snap.xmins[i]);
+        },
+      };
+      if (counted.length > 0) {
+        result.facets = Object.fromEntries(
+          counted.map(({ name, counts, nulls }) => {
+            const col = columns[name];
+            const entries: { value: string | boolean | null; count: number }[] = [];
+            counts.forEach((count, code) => {
+              if (count === 0) return;
+              entries.push({
+                value: FACET_KIND[name] === 'boolean' ? code === 1 : (col.texts[code] as string),
+                count,
+              });
+            });
+            if (nulls > 0) entries.push({ value: null, count: nulls });
+            return [name, entries.sort(byCountThenValue)];
+          }),
+        ) as FacetCounts;
+      }
+      return result;
+    },
+
+    async refresh() {
+      if (current?.version === feed.version) return;
+      notBefore = 0;
+      rebuild();
+      await building;
+    },
+  };
+}

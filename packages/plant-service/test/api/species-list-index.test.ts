@@ -1,0 +1,168 @@
+/**
+ * The species list from memory answers exactly what the database answers: the same page, total and
+ * facet counts for any filter set, and it steps aside whenever it may be behind the data.
+ */
+
+import { eq } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
+import type { Database } from '../../src/db/client.js';
+import { families, species } from '../../src/db/tables.js';
+import { catalogueRepositories } from '../../src/resources/catalogue.js';
+import { type SpeciesListIndex, speciesListIndex } from '../../src/resources/species/list-index.js';
+import { speciesService } from '../../src/resources/species/service.js';
+import type { SpeciesListQuery } from '../../src/schema/species.js';
+import { FACETS } from '../../src/schema/species-facets.js';
+import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../src/schema/vocabularies.js';
+import { testDatabase } from '../helpers/database.js';
+
+const ZONES = ['3', '5a', '6-8', '6b-9a', '7a-7b', '8b', '10-12', 'bogus', null];
+// Names that sort differently by byte and by collation, and twins that only the id orders.
+const NAMES = [
+  'Abies alba',
+  'abies nordmanniana',
+  'Ábies pinsapo',
+  'Zea mays',
+  'aa',
+  'Malus',
+  'Malus',
+  'Ürtica',
+];
+
+let database: Database;
+let feed: ChangeFeed;
+let index: SpeciesListIndex;
+const log = { warn: () => {} };
+let indexed: ReturnType<typeof speciesService>;
+let plain: ReturnType<typeof speciesService>;
+const familySlugs: string[] = [];
+const speciesIds: string[] = [];
+
+beforeAll(async () => {
+  database = await testDatabase();
+  feed = localChangeFeed();
+  index = speciesListIndex(database.db, feed, log);
+  indexed = speciesService(database, catalogueRepositories(), index);
+  plain = speciesService(database, catalogueRepositories());
+  // A seeded spread of values, nulls included, over five families (and one without species).
+  let seed = 42;
+  const rnd = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const maybe = <T>(x: T) => (rnd() < 0.2 ? null : x);
+  const familyIds: string[] = [];
+  for (let f = 0; f < 6; f++) {
+    const [row] = await database.db
+      .insert(families)
+      .values({ slug: `index-family-${f}`, name_scientific: `Indexaceae ${f}` })
+      .returning({ id: families.id, slug: families.slug });
+    familyIds.push(row!.id);
+    familySlugs.push(row!.slug);
+  }
+  const rows = Array.from({ length: 240 }, (_, i) => ({
+    slug: `index-species-${i}`,
+    family_id: familyIds[i % 5]!,
+    name_scientific: `${pick(NAMES)}${rnd() < 0.5 ? '' : ` ${Math.floor(rnd() * 20)}`}`,
+    plant_layer: maybe(pick(PLANT_LAYERS)),
+    nitrogen_fixer: maybe(rnd() < 0.3),
+    dynamic_accumulator: maybe(rnd() < 0.3),
+    drought_tolerance: maybe(pick(TOLERANCE_LEVELS)),
+    native_status: maybe(pick(NATIVE_STATUSES)),
+    nectar_value: maybe(Math.floor(rnd() * 5)),
+    wild_bee_count: maybe(Math.floor(rnd() * 30)),
+    hardiness_zone_usda: pick(ZONES),
+  }));
+  const inserted = await database.db.insert(species).values(rows).returning({ id: species.id });
+  speciesIds.push(...inserted.map((r) => r.id));
+  await index.refresh();
+});
+afterAll(() => database.close());
+
+const query = fc.record(
+  {
+    family: fc.oneof(
+      fc.constantFrom('index-family-0', 'index-family-4', 'index-family-5'),
+      fc.constant('nope'),
+    ),
+    plant_layer: fc.constantFrom(...PLANT_LAYERS),
+    nitrogen_fixer: fc.boolean(),
+    dynamic_accumulator: fc.boolean(),
+    drought_tolerance: fc.constantFrom(...TOLERANCE_LEVELS),
+    native_status: fc.constantFrom(...NATIVE_STATUSES),
+    min_nectar: fc.integer({ min: 0, max: 5 }),
+    min_bees: fc.integer({ min: 0, max: 30 }),
+    hardiness_zone: fc.constantFrom('1', '5a', '6', '7b', '9', '11a', '13b'),
+    facets: fc.subarray([...FACETS], { minLength: 1 }).map((names) => names.join(',')),
+  },
+  { requiredKeys: [] },
+);
+const paging = fc.record({
+  page: fc.integer({ min: 1, max: 12 }),
+  per_page: fc.integer({ min: 1, max: 40 }),
+});
+
+describe('species list from memory', () => {
+  it('gives the page, total and facets the database gives, for any filter set', async () => {
+    await fc.assert(
+      fc.asyncProperty(query, paging, async (filters, pages) => {
+        const q = { ...filters, ...pages } as SpeciesListQuery;
+        expect(index.select(q, [])).toBeDefined();
+        expect(JSON.parse(await indexed.list(q))).toEqual(JSON.parse(await plain.list(q)));
+      }),
+      { numRuns: 150, seed: 20261124 },
+    );
+  });
+
+  it('leaves a search to the database', () => {
+    expect(index.select({ page: 1, per_page: 25, search: 'abies' }, [])).toBeUndefined();
+  });
+
+  it('steps aside after an announced write until it is rebuilt, and then shows the write', async () => {
+    const q = { page: 1, per_page: 100, family: 'index-family-1' } as SpeciesListQuery;
+    const target = JSON.parse(await indexed.list(q)).data[0] as { id: string; name_scientific: string };
+    await database.db
+      .update(species)
+      .set({ family_id: (await familyId('index-family-5'))! })
+      .where(eq(species.id, target.id));
+    feed.changed();
+    expect(index.select(q, [])).toBeUndefined();
+    const moved = { ...q, family: 'index-family-5' };
+    expect(JSON.parse(await indexed.list(moved)).data.map((s: { id: string }) => s.id)).toContain(target.id);
+    await index.refresh();
+    expect(index.select(moved, [])?.ids).toContain(target.id);
+    expect(JSON.parse(await indexed.list(moved))).toEqual(JSON.parse(await plain.list(moved)));
+  });
+
+  it('never serves a page whose records changed or went after it was read, even before the write is announced', async () => {
+    await index.refresh();
+    const q = { page: 1, per_page: 10 } as SpeciesListQuery;
+    const before = JSON.parse(await indexed.list(q)) as { data: { id: string }[]; total: number };
+    const [first, second] = before.data;
+    // Not announced: the feed's version stays, so only the row versions can tell. Renamed, the
+    // first record sorts last: served from memory it would still head the page, under its new name.
+    await database.db.update(species).set({ name_scientific: 'Zzz moved' }).where(eq(species.id, first!.id));
+    const updated = JSON.parse(await indexed.list(q));
+    expect(updated).toEqual(JSON.parse(await plain.list(q)));
+    expect(updated.data.map((s: { id: string }) => s.id)).not.toContain(first!.id);
+    await database.db.delete(species).where(eq(species.id, second!.id));
+    const deleted = JSON.parse(await indexed.list(q));
+    expect(deleted).toEqual(JSON.parse(await plain.list(q)));
+    expect(deleted.data.map((s: { id: string }) => s.id)).not.toContain(second!.id);
+    expect(deleted.total).toBe(before.total - 1);
+  });
+
+  it('is not used while the change feed is not live', async () => {
+    const offline: ChangeFeed = { version: 0, live: false, changed: () => {}, close: async () => {} };
+    const idle = speciesListIndex(database.db, offline, log);
+    await idle.refresh();
+    expect(idle.select({ page: 1, per_page: 25 }, [])).toBeUndefined();
+  });
+});
+
+async function familyId(slug: string): Promise<string | undefined> {
+  const [row] = await database.db.select({ id: families.id }).from(families).where(eq(families.slug, slug));
+  return row?.id;
+}
