@@ -70,9 +70,11 @@ interface Snapshot {
   /** The row version of each species when read; a page is served only while they still hold. */
   xmins: Float64Array;
   columns: Record<Filter | 'family' | 'hardiness_min' | 'hardiness_max', Column>;
-  /** The positions of each family's species (by family code), ascending. */
-  byFamily: Int32Array[];
+  /** For the family and each equality filter: the positions holding each code, ascending. */
+  positions: Partial<Record<'family' | Filter, Int32Array[]>>;
 }
+
+const NONE = new Int32Array(0);
 
 /** How a facet's code reads as a value of the answer. */
 const FACET_KIND: Record<Facet, 'text' | 'boolean'> = {
@@ -102,11 +104,14 @@ export interface SpeciesListIndex {
 /** The shortest pause between two builds, and the pause as a multiple of the last build's time. */
 const MIN_REBUILD_GAP_MS = 1_000;
 const REBUILD_GAP_FACTOR = 10;
+/** Species read per statement while building. */
+const BUILD_CHUNK = 5_000;
 
 export function speciesListIndex(
   db: Db,
   feed: ChangeFeed,
   log: { warn(obj: object, msg: string): void },
+  { buildChunk = BUILD_CHUNK }: { buildChunk?: number } = {},
 ): SpeciesListIndex {
   let current: Snapshot | undefined;
   let building: Promise<void> | undefined;
@@ -117,46 +122,69 @@ export function speciesListIndex(
     const version = feed.version;
     const started = performance.now();
     const familyRows = await db.select({ id: families.id, slug: families.slug }).from(families);
-    const rows = await db
-      .select({
-        id: species.id,
-        xmin: sql<string>`${species}.xmin::text`,
-        family_id: species.family_id,
-        hardiness_min: species.hardiness_min,
-        hardiness_max: species.hardiness_max,
-        ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, species[name]])),
-      })
-      .from(species)
-      .orderBy(asc(species.name_scientific), asc(species.id));
-    const n = rows.length;
-    const columns = {
-      family: column(n),
-      hardiness_min: column(n),
-      hardiness_max: column(n),
-      ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, column(n)])),
-    } as Snapshot['columns'];
+    const names = ['family', 'hardiness_min', 'hardiness_max', ...SPECIES_LIST_FILTERS] as const;
+    const columns = Object.fromEntries(names.map((name) => [name, column(0)])) as Snapshot['columns'];
+    const cells = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+      (typeof names)[number],
+      number[]
+    >;
     // Family codes are the families' positions, so every family (even one without species) has one.
     const familyCode = new Map<string, number>();
     for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
-    const ids: string[] = new Array(n);
-    const xmins = new Float64Array(n);
-    const members: number[][] = familyRows.map(() => []);
-    for (let i = 0; i < n; i++) {
-      const row = rows[i] as unknown as Record<string, Value> & {
-        id: string;
-        xmin: string;
-        family_id: string;
-      };
-      ids[i] = row.id;
-      xmins[i] = Number(row.xmin);
-      const family = familyCode.get(row.family_id) ?? Number.NaN;
-      columns.family.cells[i] = family;
-      members[family]?.push(i);
-      for (const name of ['hardiness_min', 'hardiness_max', ...SPECIES_LIST_FILTERS] as const) {
-        columns[name].cells[i] = encode(columns[name], row[name] ?? null);
+    const ids: string[] = [];
+    const xmins: number[] = [];
+    // Read in list order, a chunk at a time, so that on the embedded database (which runs in this
+    // thread) other requests' statements get their turns between chunks.
+    let after: { name: string; id: string } | undefined;
+    for (;;) {
+      const rows = await db
+        .select({
+          id: species.id,
+          name: species.name_scientific,
+          xmin: sql<string>`${species}.xmin::text`,
+          family_id: species.family_id,
+          hardiness_min: species.hardiness_min,
+          hardiness_max: species.hardiness_max,
+          ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, species[name]])),
+        })
+        .from(species)
+        .where(
+          after === undefined
+            ? undefined
+            : sql`(${species.name_scientific}, ${species.id}) > (${after.name}, ${after.id})`,
+        )
+        .orderBy(asc(species.name_scientific), asc(species.id))
+        .limit(buildChunk);
+      for (const found of rows) {
+        const row = found as unknown as Record<string, Value> & {
+          id: string;
+          xmin: string;
+          family_id: string;
+        };
+        ids.push(row.id);
+        xmins.push(Number(row.xmin));
+        cells.family.push(familyCode.get(row.family_id) ?? Number.NaN);
+        for (const name of names)
+          if (name !== 'family') cells[name].push(encode(columns[name], row[name] ?? null));
       }
+      const last = rows.at(-1);
+      if (rows.length < buildChunk || last === undefined) break;
+      after = { name: last.name, id: last.id };
     }
-    current = { version, ids, xmins, columns, byFamily: members.map((m) => Int32Array.from(m)) };
+    const positions: Snapshot['positions'] = {};
+    for (const name of names) {
+      const col = columns[name];
+      col.cells = Float64Array.from(cells[name]);
+      if (name === 'hardiness_min' || name === 'hardiness_max') continue;
+      if (name !== 'family' && speciesFields[name].filter?.by !== 'equals') continue;
+      // The positions holding each code, ascending: the candidates of an equality test.
+      const lists: number[][] = Array.from({ length: Math.max(col.texts.length, 2) }, () => []);
+      col.cells.forEach((code, i) => {
+        if (!Number.isNaN(code)) lists[code]?.push(i);
+      });
+      positions[name] = lists.map((list) => Int32Array.from(list));
+    }
+    current = { version, ids, xmins: Float64Array.from(xmins), columns, positions };
     const took = performance.now() - started;
     notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
   }
@@ -201,14 +229,24 @@ export function speciesListIndex(
         lows.push(low);
         highs.push(high);
       };
+      // The species to look at: those of the smallest position list among the equality tests.
+      let candidates: ArrayLike<number> | undefined;
+      const narrow = (list: ArrayLike<number> | undefined) => {
+        const found = list ?? NONE;
+        if (candidates === undefined || found.length < candidates.length) candidates = found;
+      };
       for (const name of SPECIES_LIST_FILTERS) {
         const field = speciesFields[name];
         const value = (q as unknown as Record<string, Value | undefined>)[filterParam(name, field)];
         if (value === undefined) continue;
         const col = columns[name];
         const code = probe(col, value);
-        if (field.filter?.by === 'minimum') test(col.cells, code, Number.POSITIVE_INFINITY);
-        else test(col.cells, code, code);
+        if (field.filter?.by === 'minimum') {
+          test(col.cells, code, Number.POSITIVE_INFINITY);
+        } else {
+          test(col.cells, code, code);
+          narrow(Number.isNaN(code) ? NONE : snap.positions[name]?.[code]);
+        }
       }
       if (q.hardiness_zone !== undefined) {
         const zone = zoneInterval(q.hardiness_zone);
@@ -217,10 +255,10 @@ export function speciesListIndex(
         test(columns.hardiness_min.cells, Number.NEGATIVE_INFINITY, zone.min);
         test(columns.hardiness_max.cells, zone.max, Number.POSITIVE_INFINITY);
       }
-      let candidates: ArrayLike<number> | undefined;
       if (q.family !== undefined) {
-        const code = columns.family.codes.get(q.family);
-        candidates = code === undefined ? new Int32Array(0) : snap.byFamily[code];
+        const code = columns.family.codes.get(q.family) ?? Number.NaN;
+        test(columns.family.cells, code, code);
+        narrow(Number.isNaN(code) ? NONE : snap.positions.family?.[code]);
       }
 
       // Facet counts by code (codes are small whole numbers), nulls apart.
