@@ -72,6 +72,8 @@ interface Snapshot {
   columns: Record<Filter | 'family' | 'hardiness_min' | 'hardiness_max', Column>;
   /** For the family and each equality filter: the positions holding each code, ascending. */
   positions: Partial<Record<'family' | Filter, Int32Array[]>>;
+  /** Room for the positions a selection keeps. */
+  scratch: Int32Array;
 }
 
 const NONE = new Int32Array(0);
@@ -184,7 +186,14 @@ export function speciesListIndex(
       });
       positions[name] = lists.map((list) => Int32Array.from(list));
     }
-    current = { version, ids, xmins: Float64Array.from(xmins), columns, positions };
+    current = {
+      version,
+      ids,
+      xmins: Float64Array.from(xmins),
+      columns,
+      positions,
+      scratch: new Int32Array(ids.length),
+    };
     const took = performance.now() - started;
     notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
   }
@@ -268,24 +277,33 @@ export function speciesListIndex(
         counts: new Array<number>(columns[name].texts.length + 2).fill(0),
         nulls: 0,
       }));
-      const from = (q.page - 1) * q.per_page;
-      const to = from + q.per_page;
-      const pageAt: number[] = [];
+      // One pass per test, each keeping in place the positions that pass it: a tight loop over one
+      // column at a time. The scratch array is the snapshot's own (selection is synchronous).
+      const kept = snap.scratch;
       let total = 0;
-      const tests = cells.length;
-      const n = candidates === undefined ? snap.ids.length : candidates.length;
-      for (let k = 0; k < n; k++) {
-        const i = candidates === undefined ? k : (candidates[k] as number);
-        let t = 0;
-        for (; t < tests; t++) {
-          const cell = (cells[t] as Float64Array)[i] as number;
-          if (!(cell >= (lows[t] as number) && cell <= (highs[t] as number))) break;
+      if (candidates === undefined) {
+        for (let i = 0; i < snap.ids.length; i++) kept[total++] = i;
+      } else {
+        kept.set(candidates);
+        total = candidates.length;
+      }
+      for (let t = 0; t < cells.length; t++) {
+        const col = cells[t] as Float64Array;
+        const low = lows[t] as number;
+        const high = highs[t] as number;
+        let m = 0;
+        for (let k = 0; k < total; k++) {
+          const i = kept[k] as number;
+          const cell = col[i] as number;
+          if (cell >= low && cell <= high) kept[m++] = i;
         }
-        if (t < tests) continue;
-        if (total >= from && total < to) pageAt.push(i);
-        total++;
-        for (const f of counted) {
-          const code = f.cells[i] as number;
+        total = m;
+      }
+      const from = (q.page - 1) * q.per_page;
+      const pageAt = Array.from(kept.subarray(Math.min(from, total), Math.min(from + q.per_page, total)));
+      for (const f of counted) {
+        for (let k = 0; k < total; k++) {
+          const code = f.cells[kept[k] as number] as number;
           if (Number.isNaN(code)) f.nulls++;
           else f.counts[code] = (f.counts[code] as number) + 1;
         }
