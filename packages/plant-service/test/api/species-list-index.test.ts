@@ -155,6 +155,14 @@ describe('species list from memory', () => {
     expect(deleted.total).toBe(before.total - 1);
   });
 
+  it('stops a build when closed, leaving nothing half-built to serve from', async () => {
+    const closing = speciesListIndex(database.db, localChangeFeed(), log, { buildChunk: 7 });
+    const building = closing.refresh();
+    await closing.close();
+    await building;
+    expect(closing.select({ page: 1, per_page: 25 }, [])).toBeUndefined();
+  });
+
   it('is not used while the change feed is not live', async () => {
     const offline: ChangeFeed = { version: 0, live: false, changed: () => {}, close: async () => {} };
     const idle = speciesListIndex(database.db, offline, log);

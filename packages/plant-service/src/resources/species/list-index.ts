@@ -101,6 +101,8 @@ export interface SpeciesListIndex {
   select(q: SpeciesListQuery, facets: readonly Facet[]): IndexedPage | undefined;
   /** Builds the index now unless it is current (for tests and a warm start). */
   refresh(): Promise<void>;
+  /** Stops building (a build in progress ends after its current chunk) and waits for it. */
+  close(): Promise<void>;
 }
 
 /** The shortest pause between two builds, and the pause as a multiple of the last build's time. */
@@ -118,6 +120,7 @@ export function speciesListIndex(
   let current: Snapshot | undefined;
   let building: Promise<void> | undefined;
   let notBefore = 0;
+  let closed = false;
 
   async function build(): Promise<void> {
     // The version before reading: a write committed meanwhile makes the snapshot stale at once.
@@ -169,6 +172,7 @@ export function speciesListIndex(
         for (const name of names)
           if (name !== 'family') cells[name].push(encode(columns[name], row[name] ?? null));
       }
+      if (closed) return;
       const last = rows.at(-1);
       if (rows.length < buildChunk || last === undefined) break;
       after = { name: last.name, id: last.id };
@@ -199,7 +203,7 @@ export function speciesListIndex(
   }
 
   function rebuild(): void {
-    if (building || Date.now() < notBefore) return;
+    if (building || closed || Date.now() < notBefore) return;
     building = build()
       .catch((error: unknown) => {
         notBefore = Date.now() + MIN_REBUILD_GAP_MS;
@@ -343,6 +347,11 @@ export function speciesListIndex(
       if (current?.version === feed.version) return;
       notBefore = 0;
       rebuild();
+      await building;
+    },
+
+    async close() {
+      closed = true;
       await building;
     },
   };
