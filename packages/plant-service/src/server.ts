@@ -135,7 +135,11 @@ async function main(): Promise<void> {
   if (config.demoData && database.kind === 'pglite') {
     try {
       const loaded = await loadStarterDataIfEmpty(database);
-      if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
+      if (loaded) {
+        // Written beside the HTTP routes: anything read before it must be read again.
+        changeFeed.changed();
+        log.info(loaded, 'empty embedded database: starter dataset loaded');
+      }
     } catch (error) {
       throw databaseStartupError(error, config);
     }

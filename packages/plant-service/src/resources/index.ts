@@ -55,8 +55,8 @@ export async function registerResources(
   await app.register(healthRoutes(database));
   await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
   const listIndex = speciesListIndex(database.db, changeFeed, app.log);
-  // Built as the service starts, in the background, so that lists are fast from the first ones on.
-  app.addHook('onReady', async () => void listIndex.refresh());
+  // Built on the first list request, not at start: at start the database may still be migrating
+  // or loading the starter dataset (writes that do not pass through the change feed).
   app.addHook('onClose', () => listIndex.close());
   await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
     prefix: '/api/v1/species',
