@@ -23,8 +23,10 @@ const PREDICATES: Record<GuildFunction, (p: string) => string> = {
   dynamic_accumulator: (p) => `(${p}"dynamic_accumulator" is true)`,
   pollinator_attractor: (p) => `(${p}"attracts_pollinators" is true)`,
   beneficial_insect_attractor: (p) => `(${p}"attracts_beneficial_insects" is true)`,
+  // `is true`: a species without a layer is not a ground cover (not unknown, which would make the
+  // whole guild score unknown).
   ground_cover: (p) =>
-    `(${p}"plant_layer" = 'ground_cover' or 'ground_cover' = any(coalesce(${p}"guild_role", '{}')))`,
+    `((${p}"plant_layer" = 'ground_cover' or 'ground_cover' = any(coalesce(${p}"guild_role", '{}'))) is true)`,
   mulch_plant: (p) => `(${p}"mulch_plant" is true)`,
 };
 
@@ -46,6 +48,19 @@ export function functionPredicate(fn: GuildFunction, qualifier = ''): SQL {
 export function guildScoreSql(): SQL {
   return sql.raw(GUILD_FUNCTIONS.map((fn) => `${PREDICATES[fn]('')}::int`).join(' + '));
 }
+
+/**
+ * The functions a species has as one number, bit i for GUILD_FUNCTIONS[i], as SQL over the
+ * species' columns (for reading them in bulk).
+ */
+export function guildFunctionBitsSql(qualifier = ''): SQL {
+  return sql.raw(
+    GUILD_FUNCTIONS.map((fn, i) => `(${PREDICATES[fn](qualifier)})::int * ${2 ** i}`).join(' + '),
+  );
+}
+
+/** A group of guild candidates: those with one function, or those of one layer. */
+export type GuildGroupKey = `function:${GuildFunction}` | `layer:${string}`;
 
 /** Score a beneficial relation adds on top of its base, by evidence: surer relations rank first. */
 export const EVIDENCE_BONUS: Record<(typeof EVIDENCE_LEVELS)[number], number> = {

@@ -188,6 +188,19 @@ describe('GET /api/v1/species/{ref}/guild', () => {
       expect(res.json().error).toMatch(new RegExp(`^${field}: `));
     }
   });
+
+  it('ranks a species without a layer by its functions like any other', async () => {
+    const fam = await make.family('Layerlessaceae');
+    const s = await make.species(fam.id, 'Nolayer three', {
+      nitrogen_fixer: true,
+      attracts_pollinators: true,
+      mulch_plant: true,
+    });
+    const g = await guild('malus-focal', '?limit=1');
+    expect(g.functions.nitrogen_fixer).toEqual([
+      expect.objectContaining({ slug: s.slug, plant_layer: null, score: 3 }),
+    ]);
+  });
 });
 
 describe('POST /api/v1/guilds/check', () => {
