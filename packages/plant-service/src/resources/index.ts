@@ -63,7 +63,7 @@ export async function registerResources(
   });
   await app.register(cultivarRoutes(cultivarService(database, catalogue)), { prefix: '/api/v1/cultivars' });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
-  await app.register(guildRoutes(guildService(database)), { prefix: '/api/v1' });
+  await app.register(guildRoutes(guildService(database, listIndex)), { prefix: '/api/v1' });
   await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(database), { prefix: '/api/v1/search' });

@@ -1,6 +1,7 @@
 /**
  * The species list from memory answers exactly what the database answers: the same page, total and
- * facet counts for any filter set, and it steps aside whenever it may be behind the data.
+ * facet counts for any filter set, and the same guild candidates, and it steps aside whenever it may
+ * be behind the data.
  */
 
 import { eq } from 'drizzle-orm';
@@ -8,13 +9,19 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
-import { families, species } from '../../src/db/tables.js';
+import { companions, families, species } from '../../src/db/tables.js';
 import { catalogueRepositories } from '../../src/resources/catalogue.js';
+import { guildService } from '../../src/resources/guilds/service.js';
 import { type SpeciesListIndex, speciesListIndex } from '../../src/resources/species/list-index.js';
 import { speciesService } from '../../src/resources/species/service.js';
 import type { SpeciesListQuery } from '../../src/schema/species.js';
 import { FACETS } from '../../src/schema/species-facets.js';
-import { NATIVE_STATUSES, PLANT_LAYERS, TOLERANCE_LEVELS } from '../../src/schema/vocabularies.js';
+import {
+  EVIDENCE_LEVELS,
+  NATIVE_STATUSES,
+  PLANT_LAYERS,
+  TOLERANCE_LEVELS,
+} from '../../src/schema/vocabularies.js';
 import { testDatabase } from '../helpers/database.js';
 
 const ZONES = ['3', '5a', '6-8', '6b-9a', '7a-7b', '8b', '10-12', 'bogus', null];
@@ -36,6 +43,8 @@ let index: SpeciesListIndex;
 const log = { warn: () => {} };
 let indexed: ReturnType<typeof speciesService>;
 let plain: ReturnType<typeof speciesService>;
+let indexedGuilds: ReturnType<typeof guildService>;
+let plainGuilds: ReturnType<typeof guildService>;
 const familySlugs: string[] = [];
 const speciesIds: string[] = [];
 
@@ -46,6 +55,8 @@ beforeAll(async () => {
   index = speciesListIndex(database.db, feed, log, { buildChunk: 7 });
   indexed = speciesService(database, catalogueRepositories(), index);
   plain = speciesService(database, catalogueRepositories());
+  indexedGuilds = guildService(database, index);
+  plainGuilds = guildService(database);
   // A seeded spread of values, nulls included, over five families (and one without species).
   let seed = 42;
   const rnd = () => {
@@ -75,9 +86,28 @@ beforeAll(async () => {
     nectar_value: maybe(Math.floor(rnd() * 5)),
     wild_bee_count: maybe(Math.floor(rnd() * 30)),
     hardiness_zone_usda: pick(ZONES),
+    attracts_pollinators: maybe(rnd() < 0.3),
+    attracts_beneficial_insects: maybe(rnd() < 0.2),
+    mulch_plant: maybe(rnd() < 0.2),
+    guild_role: rnd() < 0.2 ? ['ground_cover'] : null,
   }));
   const inserted = await database.db.insert(species).values(rows).returning({ id: species.id });
   speciesIds.push(...inserted.map((r) => r.id));
+  // Relations of every kind around the first species, which the guild leaves out or merges in.
+  const relations = new Map<string, { species_a_id: string; species_b_id: string; relationship: string }>();
+  for (let n = 0; n < 150; n++) {
+    const a = speciesIds[Math.floor(rnd() * 40)]!;
+    const b = speciesIds[Math.floor(rnd() * speciesIds.length)]!;
+    const pair = [a, b].sort().join();
+    if (a === b || relations.has(pair)) continue;
+    relations.set(pair, {
+      species_a_id: a,
+      species_b_id: b,
+      relationship: pick(['beneficial', 'antagonistic', 'neutral']),
+      evidence: maybe(pick(EVIDENCE_LEVELS)),
+    } as never);
+  }
+  await database.db.insert(companions).values([...relations.values()] as never);
   await index.refresh();
 });
 afterAll(() => database.close());
@@ -115,6 +145,40 @@ describe('species list from memory', () => {
       }),
       { numRuns: 150, seed: 20261124 },
     );
+  });
+
+  it('gives the guild candidates the database gives, for any species and filters', async () => {
+    const guildQuery = fc.record({
+      focal: fc.integer({ min: 0, max: 59 }),
+      limit: fc.integer({ min: 1, max: 20 }),
+      hardiness_zone: fc.option(fc.constantFrom('1', '5a', '6', '7b', '9', '11a', '13b'), { nil: undefined }),
+      native_status: fc.option(fc.constantFrom(...NATIVE_STATUSES), { nil: undefined }),
+    });
+    await fc.assert(
+      fc.asyncProperty(guildQuery, async ({ focal, ...q }) => {
+        expect(index.guildCandidates({ excluded: [], zone: null, nativeStatus: null }, 1)).toBeDefined();
+        const ref = speciesIds[focal]!;
+        expect(await indexedGuilds.guild(ref, q)).toEqual(await plainGuilds.guild(ref, q));
+      }),
+      { numRuns: 120, seed: 20261124 },
+    );
+  });
+
+  it('never picks guild candidates from records changed after it was read', async () => {
+    await index.refresh();
+    const ref = speciesIds[0]!;
+    const q = { limit: 3 };
+    const before = await indexedGuilds.guild(ref, q);
+    // The best nitrogen fixer the index picked (a related species' facts are read with its relation).
+    const best = (before.functions.nitrogen_fixer ?? []).find((c) => c.reasons.companion === null);
+    expect(best).toBeDefined();
+    // Not announced: only the row version tells that the best nitrogen fixer no longer is one.
+    await database.db.update(species).set({ nitrogen_fixer: false }).where(eq(species.id, best!.id));
+    const after = await indexedGuilds.guild(ref, q);
+    expect(after).toEqual(await plainGuilds.guild(ref, q));
+    expect((after.functions.nitrogen_fixer ?? []).map((c) => c.id)).not.toContain(best!.id);
+    await database.db.update(species).set({ nitrogen_fixer: true }).where(eq(species.id, best!.id));
+    feed.changed();
   });
 
   it('leaves a search to the database', () => {

@@ -11,7 +11,12 @@ import type { Db } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared-sql.js';
 import { companions, species } from '../../db/tables.js';
 import { isUuid } from '../../lib/slug.js';
-import { functionPredicate, GUILD_FUNCTIONS, type GuildFunction } from '../../schema/guild-functions.js';
+import {
+  functionPredicate,
+  GUILD_FUNCTIONS,
+  type GuildFunction,
+  type GuildGroupKey,
+} from '../../schema/guild-functions.js';
 import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import type { Evidence } from './evidence.js';
@@ -81,7 +86,7 @@ export interface CandidateFilters {
 }
 
 /** A function or layer group of candidates, as the statement labels its rows. */
-export type GroupKey = `function:${GuildFunction}` | `layer:${string}`;
+export type GroupKey = GuildGroupKey;
 
 export const guildRepository = {
   async findSpecies(db: Db, refs: string[]): Promise<SpeciesFacts[]> {
@@ -101,6 +106,19 @@ export const guildRepository = {
       },
     );
     return rows.map(toFacts);
+  },
+
+  /** The facts of the species `ids`, each with its row version (`xmin`), in no particular order. */
+  async factsByIds(db: Db, ids: readonly string[]): Promise<(SpeciesFacts & { xmin: string })[]> {
+    if (ids.length === 0) return [];
+    const rows = await runPrepared<Record<string, unknown>>(
+      db,
+      'guild_facts_by_ids',
+      () => sql`select ${factColumns()}, s.xmin::text as xmin from ${species} s
+        where s.id = any(array${elements('ids', 'uuid')})`,
+      { ids: JSON.stringify(ids) },
+    );
+    return rows.map((row) => ({ ...toFacts(row), xmin: row.xmin as string }));
   },
 
   /** Every relation of `speciesId`, with the species on the other side. */

@@ -12,8 +12,10 @@ import { isUuid } from '../../lib/slug.js';
 import { EVIDENCE_BONUS, GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
+import type { SpeciesListIndex } from '../species/list-index.js';
 import {
   type CandidateFilters,
+  type GroupKey,
   type Relation,
   guildRepository as repo,
   type SpeciesFacts,
@@ -75,7 +77,35 @@ function fits(s: SpeciesFacts, filters: CandidateFilters): boolean {
   return filters.nativeStatus === undefined || s.native_status === filters.nativeStatus;
 }
 
-export function guildService({ db }: Database) {
+/**
+ * `index`, when given, picks the candidates of each group from memory while it is current (see
+ * species/list-index.ts); their facts are then read by id, and used only if every record is still
+ * the row version the index picked. The database picks them otherwise.
+ */
+export function guildService({ db }: Database, index?: SpeciesListIndex) {
+  /** The best `limit` candidates of every group, leaving out `excluded`. */
+  async function topByGroup(
+    excluded: string[],
+    filters: CandidateFilters,
+    limit: number,
+  ): Promise<Map<GroupKey, SpeciesFacts[]>> {
+    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
+    const picks =
+      filters.hardinessZone !== undefined && zone === null
+        ? undefined
+        : index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, limit);
+    if (picks !== undefined) {
+      const rows = await repo.factsByIds(db, picks.ids);
+      if (picks.holds(rows)) {
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return new Map(
+          [...picks.groups].map(([key, ids]) => [key, ids.map((id) => byId.get(id) as SpeciesFacts)]),
+        );
+      }
+    }
+    return repo.topByGroup(db, excluded, filters, limit);
+  }
+
   return {
     async guild(ref: string, q: GuildQuery): Promise<Guild> {
       const [focal] = (await repo.findSpecies(db, [ref])).filter((s) =>
@@ -103,9 +133,9 @@ export function guildService({ db }: Database) {
           .filter(({ relation }) => relation.relationship !== 'neutral')
           .map(({ other }) => other.id),
       ];
-      const top = await repo.topByGroup(db, excluded, filters, q.limit);
-      const group = (key: `function:${string}` | `layer:${string}`, related: typeof companions) =>
-        [...related.map((c) => c.scored), ...(top.get(key as never) ?? []).map((s) => candidate(s))]
+      const top = await topByGroup(excluded, filters, q.limit);
+      const group = (key: GroupKey, related: typeof companions) =>
+        [...related.map((c) => c.scored), ...(top.get(key) ?? []).map((s) => candidate(s))]
           .sort(byScoreThenName)
           .slice(0, q.limit);
       return {

@@ -15,13 +15,18 @@
  * the database as before. A stale index is rebuilt in the background, no sooner after the last
  * build than ten times that build took (at least a second), so a stream of writes costs the
  * database a bounded share of its time. Searches (`search=`) always go to the database.
+ *
+ * The same snapshot picks the best candidates of each guild group (a function, or a layer) for
+ * the guild around a species, under the same rules: every group is held as its species' positions
+ * best first, so a pick walks only until it has found `limit` that pass the filters.
  */
 import { asc, sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { families, species } from '../../db/tables.js';
 import { filterParam } from '../../schema/fields.js';
-import { zoneInterval } from '../../schema/hardiness.js';
+import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
+import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
 import type { SpeciesListQuery } from '../../schema/species.js';
 import type { Facet, FacetCounts } from '../../schema/species-facets.js';
 import { SPECIES_LIST_FILTERS, speciesFields } from '../../schema/species-fields.js';
@@ -74,6 +79,11 @@ interface Snapshot {
   positions: Partial<Record<'family' | Filter, Int32Array[]>>;
   /** Room for the positions a selection keeps. */
   scratch: Int32Array;
+  /**
+   * Each guild group's species (those with the function; those of the layer with any function),
+   * as positions best first: more functions first, then list order, as the guild's ranking is.
+   */
+  guild: Map<GuildGroupKey, Int32Array>;
 }
 
 const NONE = new Int32Array(0);
@@ -93,12 +103,38 @@ export interface IndexedPage {
   total: number;
   facets?: FacetCounts;
   /** Whether the records read for the page are the ones the index selected them as. */
-  holds(rows: readonly { id: string; xmin: string }[]): boolean;
+  holds(rows: readonly RowVersion[]): boolean;
+}
+
+/** A record as read, with its row version. */
+export interface RowVersion {
+  id: string;
+  xmin: string;
+}
+
+/** What a guild's candidates must pass besides their group. */
+export interface GuildCandidateFilters {
+  /** Ids never picked (the focal species, and those related to it). */
+  excluded: readonly string[];
+  /** The candidates' hardiness range must include it. */
+  zone: HalfZones | null;
+  nativeStatus: string | null;
+}
+
+export interface GuildPicks {
+  /** The best `limit` ids of every group, best first. */
+  groups: Map<GuildGroupKey, string[]>;
+  /** Every id picked, once. */
+  ids: string[];
+  /** Whether the records read for the picks are the ones the index picked them as. */
+  holds(rows: readonly RowVersion[]): boolean;
 }
 
 export interface SpeciesListIndex {
   /** The page from memory, or undefined when the index is not current (the database answers). */
   select(q: SpeciesListQuery, facets: readonly Facet[]): IndexedPage | undefined;
+  /** The best `limit` guild candidates per group, or undefined when the index is not current. */
+  guildCandidates(filters: GuildCandidateFilters, limit: number): GuildPicks | undefined;
   /** Builds the index now unless it is current (for tests and a warm start). */
   refresh(): Promise<void>;
   /** Stops building (a build in progress ends after its current chunk) and waits for it. */
@@ -138,6 +174,8 @@ export function speciesListIndex(
     for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
     const ids: string[] = [];
     const xmins: number[] = [];
+    const scores: number[] = [];
+    const functionBits: number[] = [];
     // Read in list order, a chunk at a time, so that on the embedded database (which runs in this
     // thread) other requests' statements get their turns between chunks.
     let after: { name: string; id: string } | undefined;
@@ -150,6 +188,8 @@ export function speciesListIndex(
           family_id: species.family_id,
           hardiness_min: species.hardiness_min,
           hardiness_max: species.hardiness_max,
+          guild_score: species.guild_score,
+          guild_functions: sql<number>`${guildFunctionBitsSql()}`,
           ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, species[name]])),
         })
         .from(species)
@@ -168,6 +208,8 @@ export function speciesListIndex(
         };
         ids.push(row.id);
         xmins.push(Number(row.xmin));
+        scores.push(Number(row.guild_score ?? 0));
+        functionBits.push(Number(row.guild_functions ?? 0));
         cells.family.push(familyCode.get(row.family_id) ?? Number.NaN);
         for (const name of names)
           if (name !== 'family') cells[name].push(encode(columns[name], row[name] ?? null));
@@ -197,6 +239,7 @@ export function speciesListIndex(
       columns,
       positions,
       scratch: new Int32Array(ids.length),
+      guild: guildGroups(scores, functionBits, columns.plant_layer),
     };
     const took = performance.now() - started;
     notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
@@ -222,6 +265,13 @@ export function speciesListIndex(
     if (current?.version === feed.version) return current;
     rebuild();
     return undefined;
+  }
+
+  /** Whether `rows` are exactly the records at `at`, each the row version the snapshot read. */
+  function unchanged(snap: Snapshot, at: readonly number[], rows: readonly RowVersion[]): boolean {
+    if (snap !== current || snap.version !== feed.version || rows.length !== at.length) return false;
+    const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
+    return at.every((i) => xmin.get(snap.ids[i] as string) === snap.xmins[i]);
   }
 
   return {
@@ -317,11 +367,7 @@ export function speciesListIndex(
       const result: IndexedPage = {
         ids,
         total,
-        holds: (rows) => {
-          if (snap !== current || snap.version !== feed.version || rows.length !== ids.length) return false;
-          const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
-          return pageAt.every((i) => xmin.get(snap.ids[i] as string) === snap.xmins[i]);
-        },
+        holds: (rows) => unchanged(snap, pageAt, rows),
       };
       if (counted.length > 0) {
         result.facets = Object.fromEntries(
@@ -343,11 +389,45 @@ export function speciesListIndex(
       return result;
     },
 
+    guildCandidates({ excluded, zone, nativeStatus }, limit) {
+      const snap = usable();
+      if (snap === undefined) return undefined;
+      const skip = new Set(excluded);
+      const native = nativeStatus === null ? undefined : probe(snap.columns.native_status, nativeStatus);
+      const nativeCells = snap.columns.native_status.cells;
+      const low = snap.columns.hardiness_min.cells;
+      const high = snap.columns.hardiness_max.cells;
+      const groups = new Map<GuildGroupKey, string[]>();
+      const picked = new Set<number>();
+      for (const [key, members] of snap.guild) {
+        const ids: string[] = [];
+        for (let k = 0; k < members.length && ids.length < limit; k++) {
+          const i = members[k] as number;
+          // NaN (unknown) passes neither test, as NULL passes no comparison in SQL.
+          if (native !== undefined && !(nativeCells[i] === native)) continue;
+          if (zone !== null && !((low[i] as number) <= zone.min && (high[i] as number) >= zone.max)) continue;
+          const id = snap.ids[i] as string;
+          if (skip.has(id)) continue;
+          ids.push(id);
+          picked.add(i);
+        }
+        groups.set(key, ids);
+      }
+      const at = [...picked];
+      return {
+        groups,
+        ids: at.map((i) => snap.ids[i] as string),
+        holds: (rows) => unchanged(snap, at, rows),
+      };
+    },
+
     async refresh() {
-      if (current?.version === feed.version) return;
-      notBefore = 0;
-      rebuild();
-      await building;
+      // A build already under way may have started before the latest write: then one more.
+      for (let attempt = 0; attempt < 2 && current?.version !== feed.version && !closed; attempt++) {
+        notBefore = 0;
+        rebuild();
+        await building;
+      }
     },
 
     async close() {
@@ -355,4 +435,30 @@ export function speciesListIndex(
       await building;
     },
   };
+}
+
+/**
+ * Each guild group's positions, best first: species with more functions first, then in list
+ * order (scientific name, then id, as the database sorts them). A species without any function
+ * is in no group.
+ */
+function guildGroups(scores: number[], bits: number[], layers: Column): Map<GuildGroupKey, Int32Array> {
+  const ranked = scores.flatMap((score, i) => (score > 0 ? [i] : []));
+  // Stable: equal scores keep list order.
+  ranked.sort((a, b) => (scores[b] as number) - (scores[a] as number));
+  const members = new Map<GuildGroupKey, number[]>();
+  const add = (key: GuildGroupKey, i: number) => {
+    const list = members.get(key);
+    if (list === undefined) members.set(key, [i]);
+    else list.push(i);
+  };
+  for (const fn of GUILD_FUNCTIONS) members.set(`function:${fn}`, []);
+  for (const i of ranked) {
+    GUILD_FUNCTIONS.forEach((fn, bit) => {
+      if (((bits[i] as number) & (1 << bit)) !== 0) add(`function:${fn}`, i);
+    });
+    const layer = layers.cells[i] as number;
+    if (!Number.isNaN(layer)) add(`layer:${layers.texts[layer] as string}`, i);
+  }
+  return new Map([...members].map(([key, list]) => [key, Int32Array.from(list)]));
 }
