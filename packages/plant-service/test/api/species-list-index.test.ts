@@ -4,9 +4,11 @@
  * be behind the data.
  */
 
+import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
 import { companions, families, species } from '../../src/db/tables.js';
@@ -22,7 +24,11 @@ import {
   PLANT_LAYERS,
   TOLERANCE_LEVELS,
 } from '../../src/schema/vocabularies.js';
-import { testDatabase } from '../helpers/database.js';
+import { backend, testDatabase } from '../helpers/database.js';
+
+// Every statement either backend is sent goes through this method of its client.
+const sent =
+  backend === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
 
 const ZONES = ['3', '5a', '6-8', '6b-9a', '7a-7b', '8b', '10-12', 'bogus', null];
 // Names that sort differently by byte and by collation, and twins that only the id orders.
@@ -162,6 +168,15 @@ describe('species list from memory', () => {
       }),
       { numRuns: 120, seed: 20261124 },
     );
+  });
+
+  it('answers a guild in two statements: the species with its relations, then the candidates', async () => {
+    await index.refresh();
+    for (const guilds of [indexedGuilds, plainGuilds]) {
+      const before = sent.mock.calls.length;
+      await guilds.guild(speciesIds[0]!, { limit: 5, hardiness_zone: '6' });
+      expect(sent.mock.calls.length - before).toBe(2);
+    }
   });
 
   it('never picks guild candidates from records changed after it was read', async () => {

@@ -1,6 +1,7 @@
 /**
- * Guild queries, each a prepared statement (db/prepared-sql.ts): a guild request runs three and
- * a guild check two, whatever the number of groups or members. Relations of one species, or inside
+ * Guild queries, each a prepared statement (db/prepared-sql.ts): a guild request runs two (the
+ * species with its relations, then its candidates) and a guild check two, whatever the number of
+ * groups or members. Relations of one species, or inside
  * one set, are few; the best candidates per function and per layer come from one statement of
  * small ordered subqueries, each served by its partial index (species_guild_*_idx) and stopping
  * after `limit` ids. Lists of refs and ids travel as one JSON array parameter, so each statement's
@@ -39,17 +40,22 @@ export interface Relation {
   b: string;
 }
 
-/** The facts of species `s` as SQL select items, named as toFacts reads them. */
-function factColumns(): SQL {
+/**
+ * The facts of the species aliased `alias` as SQL select items, named as toFacts reads them with
+ * the same `prefix`.
+ */
+function factColumns(alias = 's', prefix = ''): SQL {
   return sql.join(
     [
       sql.raw(
         ['id', 'slug', 'name_scientific', 'name_en', 'name_de', 'plant_layer', 'primary_image_key']
           .concat(['native_status', 'guild_score', 'hardiness_min', 'hardiness_max'])
-          .map((column) => `s."${column}"`)
+          .map((column) => `${alias}."${column}" as "${prefix}${column}"`)
           .join(', '),
       ),
-      ...GUILD_FUNCTIONS.map((fn) => sql`${functionPredicate(fn, 's.')} as ${sql.identifier(`is_${fn}`)}`),
+      ...GUILD_FUNCTIONS.map(
+        (fn) => sql`${functionPredicate(fn, `${alias}.`)} as ${sql.identifier(`${prefix}is_${fn}`)}`,
+      ),
     ],
     sql`, `,
   );
@@ -62,20 +68,21 @@ const elements = (name: string, type: 'uuid' | 'text') =>
 const RELATION_COLUMNS = sql`c.id as companion_id, c.relationship, c.mechanism, c.evidence,
   c.species_a_id as a, c.species_b_id as b`;
 
-function toFacts(row: Record<string, unknown>): SpeciesFacts {
-  const min = row.hardiness_min as number | null;
-  const max = row.hardiness_max as number | null;
+function toFacts(row: Record<string, unknown>, prefix = ''): SpeciesFacts {
+  const at = (column: string) => row[`${prefix}${column}`];
+  const min = at('hardiness_min') as number | null;
+  const max = at('hardiness_max') as number | null;
   return {
-    id: row.id as string,
-    slug: row.slug as string,
-    name_scientific: row.name_scientific as string,
-    name_en: row.name_en as string | null,
-    name_de: row.name_de as string | null,
-    plant_layer: row.plant_layer as string | null,
-    primary_image_key: row.primary_image_key as string | null,
-    native_status: row.native_status as string | null,
-    guild_score: Number(row.guild_score ?? 0),
-    functions: GUILD_FUNCTIONS.filter((fn) => row[`is_${fn}`] === true || row[`is_${fn}`] === 't'),
+    id: at('id') as string,
+    slug: at('slug') as string,
+    name_scientific: at('name_scientific') as string,
+    name_en: at('name_en') as string | null,
+    name_de: at('name_de') as string | null,
+    plant_layer: at('plant_layer') as string | null,
+    primary_image_key: at('primary_image_key') as string | null,
+    native_status: at('native_status') as string | null,
+    guild_score: Number(at('guild_score') ?? 0),
+    functions: GUILD_FUNCTIONS.filter((fn) => at(`is_${fn}`) === true || at(`is_${fn}`) === 't'),
     hardiness: min === null || max === null ? null : { min: Number(min), max: Number(max) },
   };
 }
@@ -105,7 +112,7 @@ export const guildRepository = {
         slugs: JSON.stringify(refs.filter((r) => !isUuid(r))),
       },
     );
-    return rows.map(toFacts);
+    return rows.map((row) => toFacts(row));
   },
 
   /** The facts of the species `ids`, each with its row version (`xmin`), in no particular order. */
@@ -121,20 +128,41 @@ export const guildRepository = {
     return rows.map((row) => ({ ...toFacts(row), xmin: row.xmin as string }));
   },
 
-  /** Every relation of `speciesId`, with the species on the other side. */
-  async relationsOf(db: Db, speciesId: string): Promise<{ relation: Relation; other: SpeciesFacts }[]> {
+  /**
+   * The species `ref` (a slug, or a uuid) with every relation of it and the species on the other
+   * side, in one statement; undefined when there is no such species. A uuid is looked up by id only.
+   */
+  async withRelations(
+    db: Db,
+    ref: string,
+  ): Promise<{ focal: SpeciesFacts; relations: { relation: Relation; other: SpeciesFacts }[] } | undefined> {
+    const byId = isUuid(ref);
     const rows = await runPrepared<Record<string, unknown>>(
       db,
-      'guild_relations_of',
-      () => {
-        const id = sql`${sql.placeholder('id')}::uuid`;
-        return sql`select ${factColumns()}, ${RELATION_COLUMNS} from ${companions} c
-          join ${species} s on s.id = case when c.species_a_id = ${id} then c.species_b_id else c.species_a_id end
-          where c.species_a_id = ${id} or c.species_b_id = ${id}`;
-      },
-      { id: speciesId },
+      'guild_with_relations',
+      // Two index lookups joined by union, one of them given null: an OR of the two, as a prepared
+      // statement's generic plan, read the whole table.
+      () => sql`with f as (
+          select * from (
+            select s.* from ${species} s where s.id = ${sql.placeholder('id')}::uuid
+            union all
+            select s.* from ${species} s where s.slug = ${sql.placeholder('slug')}::text
+          ) found limit 1)
+        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')}
+        from f
+        left join ${companions} c on c.species_a_id = f.id or c.species_b_id = f.id
+        left join ${species} s
+          on s.id = case when c.species_a_id = f.id then c.species_b_id else c.species_a_id end`,
+      { id: byId ? ref.toLowerCase() : null, slug: byId ? null : ref },
     );
-    return rows.map((r) => ({ relation: toRelation(r), other: toFacts(r) }));
+    const [first] = rows;
+    if (first === undefined) return undefined;
+    return {
+      focal: toFacts(first, 'f_'),
+      relations: rows
+        .filter((r) => r.companion_id !== null && r.companion_id !== undefined)
+        .map((r) => ({ relation: toRelation(r), other: toFacts(r) })),
+    };
   },
 
   /** Beneficial and antagonistic relations with both species in `ids`. */

@@ -108,12 +108,10 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
 
   return {
     async guild(ref: string, q: GuildQuery): Promise<Guild> {
-      const [focal] = (await repo.findSpecies(db, [ref])).filter((s) =>
-        isUuid(ref) ? s.id === ref.toLowerCase() : s.slug === ref,
-      );
-      if (!focal) throw new NotFound(`species '${ref}' not found`);
+      const found = await repo.withRelations(db, ref);
+      if (found === undefined) throw new NotFound(`species '${ref}' not found`);
+      const { focal, relations } = found;
       const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
-      const relations = await repo.relationsOf(db, focal.id);
       const avoid: GuildAvoid[] = relations
         .filter(({ relation }) => relation.relationship === 'antagonistic')
         .map(({ relation, other }) => ({
