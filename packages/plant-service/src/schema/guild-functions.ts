@@ -53,10 +53,8 @@ export function guildScoreSql(): SQL {
  * The functions a species has as one number, bit i for GUILD_FUNCTIONS[i], as SQL over the
  * species' columns (for reading them in bulk).
  */
-export function guildFunctionBitsSql(qualifier = ''): SQL {
-  return sql.raw(
-    GUILD_FUNCTIONS.map((fn, i) => `(${PREDICATES[fn](qualifier)})::int * ${2 ** i}`).join(' + '),
-  );
+export function guildFunctionBitsSql(): SQL {
+  return sql.raw(GUILD_FUNCTIONS.map((fn, i) => `${PREDICATES[fn]('')}::int * ${2 ** i}`).join(' + '));
 }
 
 /** A group of guild candidates: those with one function, or those of one layer. */

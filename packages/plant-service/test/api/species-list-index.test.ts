@@ -248,6 +248,17 @@ describe('species list from memory', () => {
     await idle.refresh();
     expect(idle.select({ page: 1, per_page: 25 }, [])).toBeUndefined();
   });
+
+  it('logs a build that fails (the database gone) and leaves lists and guilds to the database', async () => {
+    const gone = await testDatabase();
+    await gone.close();
+    const warnings: string[] = [];
+    const failing = speciesListIndex(gone.db, localChangeFeed(), { warn: (_obj, msg) => warnings.push(msg) });
+    await failing.refresh();
+    expect(warnings[0]).toMatch(/build failed/);
+    expect(failing.select({ page: 1, per_page: 25 }, [])).toBeUndefined();
+    expect(failing.guildCandidates({ excluded: [], zone: null, nativeStatus: null }, 5)).toBeUndefined();
+  });
 });
 
 async function familyId(slug: string): Promise<string | undefined> {

@@ -92,9 +92,6 @@ export interface CandidateFilters {
   nativeStatus?: string | undefined;
 }
 
-/** A function or layer group of candidates, as the statement labels its rows. */
-export type GroupKey = GuildGroupKey;
-
 export const guildRepository = {
   async findSpecies(db: Db, refs: string[]): Promise<SpeciesFacts[]> {
     const rows = await runPrepared<Record<string, unknown>>(
@@ -190,7 +187,7 @@ export const guildRepository = {
     excluded: string[],
     filters: CandidateFilters,
     limit: number,
-  ): Promise<Map<GroupKey, SpeciesFacts[]>> {
+  ): Promise<Map<GuildGroupKey, SpeciesFacts[]>> {
     const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
     if (filters.hardinessZone !== undefined && zone === null)
       throw new Error(`not a hardiness zone: ${filters.hardinessZone}`);
@@ -207,9 +204,9 @@ export const guildRepository = {
         ...(native === null ? {} : { native }),
       },
     );
-    const byGroup = new Map<GroupKey, SpeciesFacts[]>();
+    const byGroup = new Map<GuildGroupKey, SpeciesFacts[]>();
     for (const row of rows) {
-      const key = row.group_key as GroupKey;
+      const key = row.group_key as GuildGroupKey;
       byGroup.set(key, [...(byGroup.get(key) ?? []), toFacts(row)]);
     }
     return byGroup;
@@ -227,10 +224,10 @@ function topByGroupStatement(byZone: boolean, byNative: boolean): SQL {
       sql`${species.hardiness_min} <= ${sql.placeholder('zone_min')} and ${species.hardiness_max} >= ${sql.placeholder('zone_max')}`,
     );
   if (byNative) common.push(sql`${species.native_status} = ${sql.placeholder('native')}`);
-  const groups: [GroupKey, SQL][] = [
-    ...GUILD_FUNCTIONS.map((fn): [GroupKey, SQL] => [`function:${fn}`, functionPredicate(fn)]),
+  const groups: [GuildGroupKey, SQL][] = [
+    ...GUILD_FUNCTIONS.map((fn): [GuildGroupKey, SQL] => [`function:${fn}`, functionPredicate(fn)]),
     // The layer is written into the text so the partial index's leading column matches it.
-    ...PLANT_LAYERS.map((layer): [GroupKey, SQL] => [
+    ...PLANT_LAYERS.map((layer): [GuildGroupKey, SQL] => [
       `layer:${layer}`,
       sql`${species.plant_layer} = ${sql.raw(`'${layer}'`)} and ${species.guild_score} > 0`,
     ]),

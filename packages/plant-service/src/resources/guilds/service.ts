@@ -9,13 +9,12 @@
 import type { Database } from '../../db/client.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import { isUuid } from '../../lib/slug.js';
-import { EVIDENCE_BONUS, GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
+import { EVIDENCE_BONUS, GUILD_FUNCTIONS, type GuildGroupKey } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import type { SpeciesListIndex } from '../species/list-index.js';
 import {
   type CandidateFilters,
-  type GroupKey,
   type Relation,
   guildRepository as repo,
   type SpeciesFacts,
@@ -88,7 +87,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
     excluded: string[],
     filters: CandidateFilters,
     limit: number,
-  ): Promise<Map<GroupKey, SpeciesFacts[]>> {
+  ): Promise<Map<GuildGroupKey, SpeciesFacts[]>> {
     const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
     const picks =
       filters.hardinessZone !== undefined && zone === null
@@ -132,7 +131,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
           .map(({ other }) => other.id),
       ];
       const top = await topByGroup(excluded, filters, q.limit);
-      const group = (key: GroupKey, related: typeof companions) =>
+      const group = (key: GuildGroupKey, related: typeof companions) =>
         [...related.map((c) => c.scored), ...(top.get(key) ?? []).map((s) => candidate(s))]
           .sort(byScoreThenName)
           .slice(0, q.limit);

@@ -46,8 +46,8 @@ interface Column {
   codes: Map<string, number>;
 }
 
-function column(n: number): Column {
-  return { cells: new Float64Array(n), texts: [], codes: new Map() };
+function column(): Column {
+  return { cells: new Float64Array(0), texts: [], codes: new Map() };
 }
 
 function encode(col: Column, value: Value): number {
@@ -164,7 +164,7 @@ export function speciesListIndex(
     const started = performance.now();
     const familyRows = await db.select({ id: families.id, slug: families.slug }).from(families);
     const names = ['family', 'hardiness_min', 'hardiness_max', ...SPECIES_LIST_FILTERS] as const;
-    const columns = Object.fromEntries(names.map((name) => [name, column(0)])) as Snapshot['columns'];
+    const columns = Object.fromEntries(names.map((name) => [name, column()])) as Snapshot['columns'];
     const cells = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
       (typeof names)[number],
       number[]
@@ -174,7 +174,6 @@ export function speciesListIndex(
     for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
     const ids: string[] = [];
     const xmins: number[] = [];
-    const scores: number[] = [];
     const functionBits: number[] = [];
     // Read in list order, a chunk at a time, so that on the embedded database (which runs in this
     // thread) other requests' statements get their turns between chunks.
@@ -188,7 +187,6 @@ export function speciesListIndex(
           family_id: species.family_id,
           hardiness_min: species.hardiness_min,
           hardiness_max: species.hardiness_max,
-          guild_score: species.guild_score,
           guild_functions: sql<number>`${guildFunctionBitsSql()}`,
           ...Object.fromEntries(SPECIES_LIST_FILTERS.map((name) => [name, species[name]])),
         })
@@ -208,7 +206,6 @@ export function speciesListIndex(
         };
         ids.push(row.id);
         xmins.push(Number(row.xmin));
-        scores.push(Number(row.guild_score ?? 0));
         functionBits.push(Number(row.guild_functions ?? 0));
         cells.family.push(familyCode.get(row.family_id) ?? Number.NaN);
         for (const name of names)
@@ -239,7 +236,7 @@ export function speciesListIndex(
       columns,
       positions,
       scratch: new Int32Array(ids.length),
-      guild: guildGroups(scores, functionBits, columns.plant_layer),
+      guild: guildGroups(functionBits, columns.plant_layer),
     };
     const took = performance.now() - started;
     notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
@@ -442,7 +439,9 @@ export function speciesListIndex(
  * order (scientific name, then id, as the database sorts them). A species without any function
  * is in no group.
  */
-function guildGroups(scores: number[], bits: number[], layers: Column): Map<GuildGroupKey, Int32Array> {
+function guildGroups(bits: number[], layers: Column): Map<GuildGroupKey, Int32Array> {
+  // A species' score is its number of functions, as the generated guild_score counts them.
+  const scores = bits.map((b) => GUILD_FUNCTIONS.reduce((n, _, bit) => n + ((b >> bit) & 1), 0));
   const ranked = scores.flatMap((score, i) => (score > 0 ? [i] : []));
   // Stable: equal scores keep list order.
   ranked.sort((a, b) => (scores[b] as number) - (scores[a] as number));
