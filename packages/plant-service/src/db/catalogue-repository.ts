@@ -16,6 +16,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { Db, Executor } from './client.js';
 import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
+import { runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
 export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
@@ -141,7 +142,7 @@ export interface CatalogueRepository<R> {
    * The rows of `ids` that exist, as JSON text with their row version (`xmin`, which every update
    * changes), in no particular order: the page of a list whose ids were chosen elsewhere.
    */
-  jsonByIds(ex: Executor, ids: readonly string[]): Promise<{ id: string; xmin: string; json: JsonText<R> }[]>;
+  jsonByIds(db: Db, ids: readonly string[]): Promise<{ id: string; xmin: string; json: JsonText<R> }[]>;
   /** Every row as JSON text, in `order` (for the short, unpaginated lists). */
   all(ex: Executor, order: SQL[]): Promise<JsonText<R>[]>;
   /** Inserts the row with the first free slug built from `slugBase`. */
@@ -227,19 +228,12 @@ export function catalogueRepository<T extends CatalogueTable>(
     return found[column];
   }
 
-  const byIds = new WeakMap<Executor, Lookup>();
-  function jsonByIdsStatement(ex: Executor): Lookup {
-    let found = byIds.get(ex);
-    if (!found) {
-      found = ex
-        .select({ id: table.id, xmin: sql<string>`${table}.xmin::text`, json })
-        .from(table)
-        .where(sql`${table.id} = any(${sql.placeholder('ids')}::uuid[])`)
-        .prepare(`${getTableName(table)}_json_by_ids`);
-      byIds.set(ex, found);
-    }
-    return found;
-  }
+  // A prepared statement whose rows come back as pg gives them: three plain columns need no
+  // mapping, and on a list page read from the species index this is the request's only statement.
+  const byIdsName = `${getTableName(table)}_json_by_ids`;
+  const byIdsStatement = () =>
+    sql`select ${table.id} as id, ${table}.xmin::text as xmin, ${json} as json from ${table}
+        where ${table.id} = any(${sql.placeholder('ids')}::uuid[])`;
 
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
@@ -309,10 +303,11 @@ export function catalogueRepository<T extends CatalogueTable>(
       return { data: rows.map((row) => row.json), total, page, per_page };
     },
 
-    async jsonByIds(ex, ids) {
+    async jsonByIds(db, ids) {
       if (ids.length === 0) return [];
-      const rows = await jsonByIdsStatement(ex).execute({ ids: [...ids] });
-      return rows as { id: string; xmin: string; json: JsonText<R> }[];
+      return runPrepared<{ id: string; xmin: string; json: JsonText<R> }>(db, byIdsName, byIdsStatement, {
+        ids: [...ids],
+      });
     },
 
     async all(ex, order) {

@@ -77,6 +77,12 @@ interface Snapshot {
   columns: Record<Filter | 'family' | 'hardiness_min' | 'hardiness_max', Column>;
   /** For the family and each equality filter: the positions holding each code, ascending. */
   positions: Partial<Record<'family' | Filter, Int32Array[]>>;
+  /**
+   * For every zone a query can name (`7`, `7a`, `7b`, keyed by its half-zone interval): the
+   * positions of the species whose range covers it, ascending. A zone filter alone otherwise
+   * tests every species twice.
+   */
+  zones: Map<string, Int32Array>;
   /** Room for the positions a selection keeps. */
   scratch: Int32Array;
   /**
@@ -235,6 +241,7 @@ export function speciesListIndex(
       xmins: Float64Array.from(xmins),
       columns,
       positions,
+      zones: zoneLists(columns.hardiness_min.cells, columns.hardiness_max.cells),
       scratch: new Int32Array(ids.length),
       guild: guildGroups(functionBits, columns.plant_layer),
     };
@@ -289,11 +296,16 @@ export function speciesListIndex(
         lows.push(low);
         highs.push(high);
       };
-      // The species to look at: those of the smallest position list among the equality tests.
+      // The species to look at: those of the smallest position list among the tests that have one.
+      // Every species of that list passes its own test, so that test is not run again.
       let candidates: ArrayLike<number> | undefined;
-      const narrow = (list: ArrayLike<number> | undefined) => {
+      let passed: number[] = [];
+      const narrow = (list: ArrayLike<number> | undefined, tests: number[]) => {
         const found = list ?? NONE;
-        if (candidates === undefined || found.length < candidates.length) candidates = found;
+        if (candidates === undefined || found.length < candidates.length) {
+          candidates = found;
+          passed = tests;
+        }
       };
       for (const name of SPECIES_LIST_FILTERS) {
         const field = speciesFields[name];
@@ -305,7 +317,7 @@ export function speciesListIndex(
           test(col.cells, code, Number.POSITIVE_INFINITY);
         } else {
           test(col.cells, code, code);
-          narrow(Number.isNaN(code) ? NONE : snap.positions[name]?.[code]);
+          narrow(Number.isNaN(code) ? NONE : snap.positions[name]?.[code], [cells.length - 1]);
         }
       }
       if (q.hardiness_zone !== undefined) {
@@ -314,11 +326,12 @@ export function speciesListIndex(
         // The species' range covers the zone: its low edge at most the zone's, its high edge at least.
         test(columns.hardiness_min.cells, Number.NEGATIVE_INFINITY, zone.min);
         test(columns.hardiness_max.cells, zone.max, Number.POSITIVE_INFINITY);
+        narrow(snap.zones.get(zoneKey(zone)), [cells.length - 2, cells.length - 1]);
       }
       if (q.family !== undefined) {
         const code = columns.family.codes.get(q.family) ?? Number.NaN;
         test(columns.family.cells, code, code);
-        narrow(Number.isNaN(code) ? NONE : snap.positions.family?.[code]);
+        narrow(Number.isNaN(code) ? NONE : snap.positions.family?.[code], [cells.length - 1]);
       }
 
       // Facet counts by code (codes are small whole numbers), nulls apart.
@@ -339,6 +352,7 @@ export function speciesListIndex(
         total = candidates.length;
       }
       for (let t = 0; t < cells.length; t++) {
+        if (passed.includes(t)) continue;
         const col = cells[t] as Float64Array;
         const low = lows[t] as number;
         const high = highs[t] as number;
@@ -432,6 +446,26 @@ export function speciesListIndex(
       await building;
     },
   };
+}
+
+const zoneKey = (zone: HalfZones) => `${zone.min}-${zone.max}`;
+
+/** The zones a query can name: 1–13, whole and halves. */
+const QUERY_ZONES = Array.from({ length: 13 }, (_, n) =>
+  ['', 'a', 'b'].map((half) => zoneInterval(`${n + 1}${half}`) as HalfZones),
+).flat();
+
+/** For each zone a query can name, the positions whose range covers it (NaN, unknown, covers none). */
+function zoneLists(low: Float64Array, high: Float64Array): Map<string, Int32Array> {
+  const lists = new Map<string, Int32Array>();
+  for (const zone of QUERY_ZONES) {
+    const found: number[] = [];
+    for (let i = 0; i < low.length; i++) {
+      if ((low[i] as number) <= zone.min && (high[i] as number) >= zone.max) found.push(i);
+    }
+    lists.set(zoneKey(zone), Int32Array.from(found));
+  }
+  return lists;
 }
 
 /**
