@@ -9,6 +9,11 @@
  * request has started, its next statements go before those of every request that arrived after
  * it, so a request waits for the requests ahead of it about once, whatever number of statements it
  * sends. Work outside a request (statistics, session purge) arrives when it sends a statement.
+ *
+ * Each statement also waits for one turn of the event loop before it runs. A statement's answer is
+ * taken up in a microtask, so a queue of statements otherwise ran back to back without the loop
+ * ever polling: no new connection was accepted and no request read until the queue was empty, and
+ * under load clients that had just connected waited for seconds, some past their timeout.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PGlite } from '@electric-sql/pglite';
@@ -45,7 +50,14 @@ export function orderStatements(client: PGlite): void {
   const inTurn =
     <A extends unknown[], R>(run: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
-      queue.add(() => run(...args), { priority: -(arrival.getStore() ?? ++arrivals) });
+      queue.add(
+        async () => {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          // Still in this arrival's turn: the queue starts nothing else until this one ends.
+          return run(...args);
+        },
+        { priority: -(arrival.getStore() ?? ++arrivals) },
+      );
   client.query = inTurn(client.query.bind(client)) as PGlite['query'];
   client.exec = inTurn(client.exec.bind(client));
   client.transaction = inTurn(client.transaction.bind(client)) as PGlite['transaction'];

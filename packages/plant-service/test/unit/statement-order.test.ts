@@ -3,6 +3,7 @@
  * requests that arrived after it, so a request sending several statements does not wait behind
  * the whole queue once per statement.
  */
+import net from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, newPglite, openPglite } from '../../src/db/client.js';
@@ -41,6 +42,33 @@ describe('statement order on PGlite', () => {
     // The later arrivals keep their own order among themselves.
     const laterOrder = done.filter((d) => d.startsWith('later'));
     expect(laterOrder).toEqual(Array.from({ length: 6 }, (_, i) => `later${i}:1`));
+  });
+
+  it('takes new connections between statements, not only once the queue is empty', async () => {
+    // PGlite runs in this thread, and a statement's answer is taken up in a microtask: without a
+    // turn of the event loop between statements, a queue of them kept the service from
+    // accepting new connections for seconds under load (clients timed out before being read).
+    const accepted: number[] = [];
+    const finished: number[] = [];
+    const server = net.createServer((socket) => {
+      accepted.push(finished.length);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as net.AddressInfo;
+    try {
+      const statements = Array.from({ length: 30 }, () =>
+        database.db.execute(sql`select pg_sleep(0.01)`).then(() => finished.push(1)),
+      );
+      const clients = Array.from({ length: 5 }, () => net.connect(port, '127.0.0.1').on('error', () => {}));
+      await Promise.all(statements);
+      clients.forEach((c) => c.destroy());
+      // Accepted while the statements were still running: each after only a few of them.
+      expect(accepted).toHaveLength(5);
+      expect(Math.max(...accepted)).toBeLessThan(15);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('orders work outside any request by when it sends each statement', async () => {
