@@ -5,15 +5,11 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import type { Executor } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
+import { runPrepared } from '../../db/prepared-sql.js';
 import { cultivars, species } from '../../db/tables.js';
-import type { Activity, CalendarEntry } from './schemas.js';
+import { ACTIVITIES, type Activity, type CalendarEntry } from './schemas.js';
 
-const smallints = (values: number[]) =>
-  sql`array[${sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  )}]::smallint[]`;
 // Written as `is null or = '{}'` rather than as a test of cardinality(): the planner estimates
 // these from the column's statistics, so it knows when most cultivars match (then it walks the
 // name index in order and stops after the page) and when few do (then the GIN indexes find them).
@@ -28,15 +24,41 @@ export type When = { month: number; weeks: number[] } | { week: number; month: n
 
 /**
  * An activity's months are its months, or, when it has none, the months of its weeks; its weeks
- * are its weeks, or, when it has none, the weeks of its months.
+ * are its weeks, or, when it has none, the weeks of its months. The month, the week and the weeks
+ * are the statement's placeholders.
  */
-function activityCondition(activity: Activity, when: When): SQL {
+function activityCondition(activity: Activity, byWeek: boolean): SQL {
   const months = column(activity, 'months');
   const weeks = column(activity, 'weeks');
-  if ('week' in when) {
-    return sql`(${weeks} @> ${smallints([when.week])} or (${isEmpty(weeks)} and ${months} @> ${smallints([when.month])}))`;
+  const month = sql`array[${sql.placeholder('month')}]::smallint[]`;
+  if (byWeek) {
+    const week = sql`array[${sql.placeholder('week')}]::smallint[]`;
+    return sql`(${weeks} @> ${week} or (${isEmpty(weeks)} and ${months} @> ${month}))`;
   }
-  return sql`(${months} @> ${smallints([when.month])} or (${isEmpty(months)} and ${weeks} && ${smallints(when.weeks)}))`;
+  return sql`(${months} @> ${month} or (${isEmpty(months)} and ${weeks} && ${sql.placeholder('weeks')}::smallint[]))`;
+}
+
+/**
+ * The statement for one shape of request (its activities, month or week, with or without a
+ * species), prepared once: building a template of five subqueries cost the service more CPU per
+ * request than the rest of the calendar.
+ */
+function statement(activities: readonly Activity[], byWeek: boolean, bySpecies: boolean): SQL {
+  const ofSpecies = bySpecies
+    ? sql`${cultivars.species_id} = (select ${species.id} from ${species} where ${species.slug} = ${sql.placeholder('species')})`
+    : sql`true`;
+  const parts = activities.map(
+    (activity) => sql`(select ${activity}::text as activity, ${cultivars.id} as id, ${cultivars.slug} as slug,
+        ${cultivars.name} as name, ${cultivars.species_id} as species_id
+      from ${cultivars}
+      where ${ofSpecies} and ${activityCondition(activity, byWeek)}
+      order by ${cultivars.name}, ${cultivars.id}
+      limit ${sql.placeholder('limit')} offset ${sql.placeholder('offset')})`,
+  );
+  return sql`
+    select c.activity, c.id, c.slug, c.name, s.slug as species_slug, s.name_scientific as species_name_scientific
+      from (${sql.join(parts, sql` union all `)}) c
+      join ${species} s on s.id = c.species_id`;
 }
 
 export interface CalendarPage {
@@ -45,30 +67,27 @@ export interface CalendarPage {
 }
 
 export async function cultivarsToActOn(
-  ex: Executor,
+  db: Db,
   activities: readonly Activity[],
   when: When,
   speciesSlug: string | undefined,
   { page, per_page }: CalendarPage,
 ): Promise<Map<Activity, CalendarEntry[]>> {
-  const ofSpecies =
-    speciesSlug === undefined
-      ? sql`true`
-      : sql`${cultivars.species_id} = (select ${species.id} from ${species} where ${species.slug} = ${speciesSlug})`;
-  // One more than a page, to tell whether there is a next one.
-  const parts = activities.map(
-    (activity) => sql`(select ${activity}::text as activity, ${cultivars.id} as id, ${cultivars.slug} as slug,
-        ${cultivars.name} as name, ${cultivars.species_id} as species_id
-      from ${cultivars}
-      where ${ofSpecies} and ${activityCondition(activity, when)}
-      order by ${cultivars.name}, ${cultivars.id}
-      limit ${per_page + 1} offset ${(page - 1) * per_page})`,
+  const byWeek = 'week' in when;
+  const bySpecies = speciesSlug !== undefined;
+  const rows = await runPrepared<CalendarEntry & { activity: Activity }>(
+    db,
+    `calendar_${activities.map((a) => ACTIVITIES.indexOf(a)).join('')}_${byWeek ? 'week' : 'month'}${bySpecies ? '_species' : ''}`,
+    () => statement(activities, byWeek, bySpecies),
+    {
+      month: when.month,
+      ...(byWeek ? { week: when.week } : { weeks: when.weeks }),
+      ...(bySpecies ? { species: speciesSlug } : {}),
+      // One more than a page, to tell whether there is a next one.
+      limit: per_page + 1,
+      offset: (page - 1) * per_page,
+    },
   );
-  const result = await ex.execute(sql`
-    select c.activity, c.id, c.slug, c.name, s.slug as species_slug, s.name_scientific as species_name_scientific
-      from (${sql.join(parts, sql` union all `)}) c
-      join ${species} s on s.id = c.species_id`);
-  const { rows } = result as unknown as { rows: (CalendarEntry & { activity: Activity })[] };
   const byActivity = new Map<Activity, CalendarEntry[]>(activities.map((a) => [a, []]));
   for (const { activity, ...entry } of rows) byActivity.get(activity)?.push(entry);
   const order = (x: CalendarEntry, y: CalendarEntry) =>
