@@ -48,7 +48,7 @@ const ordered = new WeakSet<PGlite>();
  * LOOP_TURN_MS. A turn before every statement also kept clients accepted, but cost PGlite a third
  * to half of its list throughput (one short statement per loop iteration).
  */
-export const LOOP_TURN_MS = 10;
+const LOOP_TURN_MS = 10;
 
 /**
  * Puts PGlite's entry points behind one queue ordered by arrival. Statements inside a transaction

@@ -53,10 +53,14 @@ describe('statement order on PGlite', () => {
     let statements = 0;
     const acceptedAfter: number[] = [];
     const server = http.createServer((_req, res) => {
-      void database.db.execute(sql`select pg_sleep(0.002)`).then(() => {
-        statements++;
-        res.end('ok');
-      });
+      // A failed statement ends the exchange, so the test fails instead of waiting.
+      void database.db.execute(sql`select pg_sleep(0.002)`).then(
+        () => {
+          statements++;
+          res.end('ok');
+        },
+        () => res.destroy(),
+      );
     });
     server.on('connection', () => acceptedAfter.push(statements));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

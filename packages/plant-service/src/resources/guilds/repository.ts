@@ -1,10 +1,9 @@
 /**
  * Guild queries, each a prepared statement (db/prepared-sql.ts): a guild request runs two (the
  * species with its relations, then its candidates) and a guild check two, whatever the number of
- * groups or members. Relations of one species, or inside
- * one set, are few; the best candidates per function and per layer come from one statement of
- * small ordered subqueries, each served by its partial index (species_guild_*_idx) and stopping
- * after `limit` ids. Lists of refs and ids travel as one JSON array parameter, so each statement's
+ * groups or members. Relations of one species, or inside one set, are few; the best candidates per
+ * function and per layer come from one statement of small ordered subqueries, each served by its
+ * partial index (species_guild_*_idx) and stopping after `limit` ids. Lists of refs and ids travel as one JSON array parameter, so each statement's
  * text is the same for any number of them.
  */
 import { type SQL, sql } from 'drizzle-orm';
