@@ -35,6 +35,31 @@ export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
   }
 }
 
+/**
+ * Waits until the service has built its in-memory indexes (it starts them once the database is
+ * ready), so a run measures the service as it runs after start-up, not its first seconds; returns
+ * each index's build time in seconds, from /metrics.
+ */
+export async function waitForIndexes(
+  base: string,
+  indexes = ['species_list', 'search'],
+  timeoutMs = 600_000,
+): Promise<Record<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = await (await fetch(`${base}/metrics`)).text();
+    const seconds = Object.fromEntries(
+      indexes.map((index) => {
+        const line = text.match(new RegExp(`^plants_index_build_seconds\\{index="${index}"\\} (\\S+)$`, 'm'));
+        return [index, line ? Number(line[1]) : Number.NaN];
+      }),
+    );
+    if (Object.values(seconds).every((v) => !Number.isNaN(v))) return seconds;
+    if (Date.now() > deadline) throw new Error(`${base}: indexes not built in time`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));

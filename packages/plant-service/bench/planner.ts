@@ -22,7 +22,15 @@ import { migrate } from '../src/db/migrate.js';
 import { adminQuery, withDatabase } from '../test/helpers/postgres-admin.js';
 import { startThrowawayCluster } from '../test/setup/postgres-cluster.js';
 import { loadDataset, makeDataset, SIZES } from './generate.js';
-import { freePort, type LoadResult, startChild, stopChild, waitFor, writeSection } from './measure.js';
+import {
+  freePort,
+  type LoadResult,
+  startChild,
+  stopChild,
+  waitFor,
+  waitForIndexes,
+  writeSection,
+} from './measure.js';
 import { PLANNER_REQUESTS, plannerScenarios, type Request } from './planner-requests.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
@@ -124,6 +132,7 @@ async function benchService(label: string, env: Record<string, string>) {
   const results: Record<string, LoadResult & { load: string }> = {};
   try {
     await waitFor(`${base}/health`);
+    await waitForIndexes(base);
     for (const [name, requests] of Object.entries(scenarios)) {
       await load(base, requests.slice(N / 2), 5);
       const loadBefore = os.loadavg()[0] as number;

@@ -36,6 +36,7 @@ import {
   startChild,
   stopChild,
   waitFor,
+  waitForIndexes,
   writeSection,
 } from './measure.js';
 import { realisticScenarios } from './realistic.js';
@@ -111,6 +112,8 @@ async function benchService(label: string, env: Record<string, string>, plan: Pl
   const base = `http://127.0.0.1:${port}`;
   try {
     await waitFor(`${base}/health`);
+    const built = await waitForIndexes(base);
+    console.log(`${label} | indexes built at start in ${JSON.stringify(built)} s`);
     const results: Record<string, Measured> = {};
     for (const { name, paths } of plan) {
       const { result, peakMb } = await peakRss(server.pid!, () => load(base, paths, opts));

@@ -43,6 +43,16 @@ export interface AppDeps {
   startingUp?: () => boolean;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Starts building the in-memory indexes (species lists, search) now rather than on the first
+     * request that needs each; for once the database is migrated and loaded.
+     */
+    warmIndexes(): void;
+  }
+}
+
 export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp({
@@ -101,7 +111,7 @@ export async function buildApp({
 
   const imageStore = store ?? createObjectStore(config.storage.store);
   if (!store) app.addHook('onClose', () => imageStore.close());
-  await registerResources(
+  const resources = await registerResources(
     app,
     database,
     {
@@ -111,6 +121,7 @@ export async function buildApp({
     },
     changeFeed,
   );
+  app.decorate('warmIndexes', resources.warmIndexes);
   await registerWebPages(app);
   return app;
 }

@@ -145,6 +145,8 @@ async function main(): Promise<void> {
     }
   }
   starting = false;
+  // The first searches and lists would otherwise wait on the database while the indexes build.
+  app.warmIndexes();
   stopPurge = startSessionPurge(database, config, app.log);
   const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
   stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);

@@ -23,6 +23,7 @@ import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
 import { imageService } from './images/service.js';
 import { searchRoutes } from './search/routes.js';
+import { searchIndex } from './search/search-index.js';
 import { speciesListIndex } from './species/list-index.js';
 import { speciesRoutes } from './species/routes.js';
 import { speciesService } from './species/service.js';
@@ -44,7 +45,7 @@ export async function registerResources(
   database: Database,
   storage: ResourceStorage,
   changeFeed: ChangeFeed,
-): Promise<void> {
+): Promise<{ warmIndexes(): void }> {
   const catalogue = catalogueRepositories(listTotals(database.db, changeFeed));
   // Deleting a family, species or cultivar removes its images.
   const images = imageService(database, storage.store, {
@@ -54,9 +55,12 @@ export async function registerResources(
   });
   await app.register(healthRoutes(database));
   await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
-  const listIndex = speciesListIndex(database.db, changeFeed, app.log);
-  // Built on the first list request, not at start: at start the database may still be migrating
-  // or loading the starter dataset (writes that do not pass through the change feed).
+  const listIndex = speciesListIndex(database.db, changeFeed, app.log, {
+    onBuilt: (ms) => app.metrics.indexBuilt('species_list', ms),
+  });
+  // Built on the first list request or when the server calls warmIndexes, not here: at this point
+  // the database may still be migrating or loading the starter dataset (writes that do not pass
+  // through the change feed).
   app.addHook('onClose', () => listIndex.close());
   await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
     prefix: '/api/v1/species',
@@ -66,9 +70,20 @@ export async function registerResources(
   await app.register(guildRoutes(guildService(database, listIndex)), { prefix: '/api/v1' });
   await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
-  await app.register(searchRoutes(database), { prefix: '/api/v1/search' });
+  const wordIndex = searchIndex(database.db, changeFeed, app.log, {
+    onBuilt: (ms) => app.metrics.indexBuilt('search', ms),
+  });
+  app.addHook('onClose', () => wordIndex.close());
+  await app.register(searchRoutes(database, wordIndex), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
+  return {
+    // A failed build is logged by the index itself, and the database answers meanwhile.
+    warmIndexes: () => {
+      void listIndex.refresh();
+      void wordIndex.refresh();
+    },
+  };
 }

@@ -46,7 +46,7 @@ const NAMES = [
 let database: Database;
 let feed: ChangeFeed;
 let index: SpeciesListIndex;
-const log = { warn: () => {} };
+const log = { info: () => {}, warn: () => {} };
 let indexed: ReturnType<typeof speciesService>;
 let plain: ReturnType<typeof speciesService>;
 let indexedGuilds: ReturnType<typeof guildService>;
@@ -253,7 +253,10 @@ describe('species list from memory', () => {
     const gone = await testDatabase();
     await gone.close();
     const warnings: string[] = [];
-    const failing = speciesListIndex(gone.db, localChangeFeed(), { warn: (_obj, msg) => warnings.push(msg) });
+    const failing = speciesListIndex(gone.db, localChangeFeed(), {
+      info: () => {},
+      warn: (_obj, msg) => warnings.push(msg),
+    });
     await failing.refresh();
     expect(warnings[0]).toMatch(/build failed/);
     expect(failing.select({ page: 1, per_page: 25 }, [])).toBeUndefined();

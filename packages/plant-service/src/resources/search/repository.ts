@@ -20,6 +20,7 @@ import type { Db, Executor } from '../../db/client.js';
 import { runPrepared } from '../../db/prepared-sql.js';
 import { cultivars, families, nameWords, species } from '../../db/tables.js';
 import type { SearchResult } from './schemas.js';
+import { type SearchIndex, searchable } from './search-index.js';
 import { searchLexemes, tsqueryOf, typedQueryOf } from './tsquery.js';
 
 /** How many name words the prefix group reads at most. */
@@ -76,19 +77,24 @@ type Phase = (s: Source) => { where: SQL; rank: SQL; candidates: number };
 /** A row count, or the placeholder a prepared statement takes it in. */
 type Limit = number | ReturnType<typeof sql.placeholder>;
 
-/** A source's records for `ranked` (a relation of id, rank, name), with what a result shows. */
-function shown(s: Source, ranked: SQL): SQL {
+/**
+ * A source's records for `ranked` (a relation of id and rank, and `at`, the record's position in
+ * the name index, when `checked`), with what a result shows, and the row version and position
+ * the name index's answers are checked by.
+ */
+function shown(s: Source, ranked: SQL, checked = false): SQL {
   const name = sql.identifier(s.name.name);
   const isCultivar = s.type === 'cultivar';
   return sql`(select ${s.type}::text as entity_type, c.id, c.slug, c.${name} as name, c.name_en, c.name_de,
       ${s.description} as description,
       ${isCultivar ? sql`sp.slug` : sql`null::text`} as species_slug,
       ${isCultivar ? sql`sp.name_scientific` : sql`null::text`} as species_name_scientific,
-      r.rank
+      r.rank,
+      ${checked ? sql`c.xmin::text as xmin, r.at` : sql`null::text as xmin, null::int as at`}
     from ${ranked} r
     join ${s.table} c on c.id = r.id
     ${isCultivar ? sql`join ${species} sp on sp.id = c.species_id` : sql``}
-    order by r.rank desc, r.name, c.id)`;
+    order by r.rank desc, c.${name}, c.id)`;
 }
 
 /** A phase's branches over the three entity types: the best `limit` of bounded candidate sets each. */
@@ -124,9 +130,17 @@ async function ranked(ex: Executor, branches: SQL[], limit: number): Promise<Sea
   return rows.map(asResult);
 }
 
-/** Ranks are normalised to numbers whatever the driver gives. */
+/** A row as the API shows it; ranks are normalised to numbers whatever the driver gives. */
 const asResult = (r: Record<string, unknown>): SearchResult => ({
-  ...(r as SearchResult),
+  entity_type: r.entity_type as SearchResult['entity_type'],
+  id: r.id as string,
+  slug: r.slug as string,
+  name: r.name as string,
+  name_en: r.name_en as string | null,
+  name_de: r.name_de as string | null,
+  description: r.description as string | null,
+  species_slug: r.species_slug as string | null,
+  species_name_scientific: r.species_name_scientific as string | null,
   rank: Number(r.rank),
 });
 
@@ -170,68 +184,160 @@ async function byNamePrefix(db: Db, lexemes: string[], limit: number): Promise<S
 
 const folded = (text: string) => sql`plant_fold(${text})`;
 
+/** Reads a value the `q` CTE computes once per run. */
+const fromQ = (column: string) => sql.raw(`(select ${column} from q)`);
+
+/** Every term inside a source's names text (the `like` patterns of `q`). */
+const inNames = (s: Source, terms: number) =>
+  sql.join(
+    Array.from({ length: terms }, (_, i) => sql`${s.namesText} like ${fromQ(`p${i}`)}`),
+    sql` and `,
+  );
+
 /**
- * Groups 2 and 3 for `terms` terms, as one prepared statement per shape (the number of terms, and
- * whether they are long enough for word parts). The queries and patterns are computed once per
- * run in `q`, so a generic plan does not fold the text again for every row.
+ * The values groups 2 and 3 read, computed once per run, so a generic plan does not fold the
+ * text again for every row.
  */
-function laterGroups(terms: number, wordParts: boolean): SQL {
-  const q = (column: string) => sql.raw(`(select ${column} from q)`);
-  const patterns = Array.from({ length: terms }, (_, i) => i);
-  const inNames = (s: Source) =>
-    sql.join(
-      patterns.map((i) => sql`${s.namesText} like ${q(`p${i}`)}`),
-      sql` and `,
-    );
-  const phases: Phase[] = [];
-  if (wordParts)
-    phases.push((s) => ({
-      where: sql`${inNames(s)} and not ${s.names} @@ ${q('query')}`,
-      rank: sql`2 + word_similarity(${q('whole')}, ${s.namesText})`,
-      candidates: NAME_CANDIDATES,
-    }));
-  phases.push((s) => ({
-    where: sql`${s.search} @@ ${q('typed')} and not ${s.names} @@ ${q('query')}${wordParts ? sql` and not (${inNames(s)})` : sql``}`,
-    rank: sql`1 + ts_rank(${s.search}, ${q('typed')}, 32)`,
-    candidates: DESCRIPTION_CANDIDATES,
-  }));
-  const limit = sql.placeholder('limit');
-  const branches = phases.flatMap((phase) => phaseBranches(phase, limit));
+function queryValues(terms: number): SQL {
   return sql`with q as (select to_tsquery('simple', plant_fold(${sql.placeholder('query')})) as query,
       to_tsquery('simple', plant_fold(${sql.placeholder('typed')})) as typed,
       plant_fold(${sql.placeholder('whole')}) as whole
       ${sql.join(
-        patterns.map(
-          (i) => sql`, '%' || plant_fold(${sql.placeholder(`p${i}`)}) || '%' as ${sql.raw(`p${i}`)}`,
+        Array.from(
+          { length: terms },
+          (_, i) => sql`, '%' || plant_fold(${sql.placeholder(`p${i}`)}) || '%' as ${sql.raw(`p${i}`)}`,
         ),
         sql``,
-      )})
-    ${unionRanked(branches, limit)}`;
+      )}) `;
 }
 
-export async function searchAll(db: Db, text: string, limit: number): Promise<SearchResult[]> {
-  const lexemes = searchLexemes(text);
-  if (lexemes.length === 0) return [];
-  // Each group leaves out what an earlier one finds, so a record appears once, in its best group.
-  // Names alone first: when they fill the page, the costlier groups never run.
-  const byName = await byNamePrefix(db, lexemes, limit);
-  if (byName.length === limit) return byName;
-  const wordParts = lexemes.every((l) => l.length >= MIN_WORD_PART);
-  const later = await runPrepared<Record<string, unknown>>(
-    db,
-    `search_later_${lexemes.length}_${wordParts}`,
-    () => laterGroups(lexemes.length, wordParts),
-    {
-      query: tsqueryOf(lexemes),
-      typed: typedQueryOf(lexemes, MIN_WORD_PART),
-      whole: lexemes.join(' '),
-      limit: limit - byName.length,
-      ...Object.fromEntries(lexemes.map((l, i) => [`p${i}`, l])),
-    },
+/** Group 3, the text as typed, leaving out what the name groups find. */
+const described =
+  (terms: number, wordParts: boolean): Phase =>
+  (s) => ({
+    where: sql`${s.search} @@ ${fromQ('typed')} and not ${s.names} @@ ${fromQ('query')}${wordParts ? sql` and not (${inNames(s, terms)})` : sql``}`,
+    rank: sql`1 + ts_rank(${s.search}, ${fromQ('typed')}, 32)`,
+    candidates: DESCRIPTION_CANDIDATES,
+  });
+
+/** Group 2's rank: the text's word similarity to the names text. */
+const partRank = (namesText: SQL | PgColumn) => sql`2 + word_similarity(${fromQ('whole')}, ${namesText})`;
+
+/**
+ * Groups 2 and 3 for `terms` terms, as one prepared statement per shape (the number of terms, and
+ * whether they are long enough for word parts).
+ */
+function laterGroups(terms: number, wordParts: boolean): SQL {
+  const phases: Phase[] = [];
+  if (wordParts)
+    phases.push((s) => ({
+      where: sql`${inNames(s, terms)} and not ${s.names} @@ ${fromQ('query')}`,
+      rank: partRank(s.namesText),
+      candidates: NAME_CANDIDATES,
+    }));
+  phases.push(described(terms, wordParts));
+  const limit = sql.placeholder('limit');
+  const branches = phases.flatMap((phase) => phaseBranches(phase, limit));
+  return sql`${queryValues(terms)}${unionRanked(branches, limit)}`;
+}
+
+/** The values groups 2 and 3 take for `lexemes`. */
+function laterValues(lexemes: string[]): Record<string, unknown> {
+  return {
+    query: tsqueryOf(lexemes),
+    typed: typedQueryOf(lexemes, MIN_WORD_PART),
+    whole: lexemes.join(' '),
+    ...Object.fromEntries(lexemes.map((l, i) => [`p${i}`, l])),
+  };
+}
+
+/**
+ * The records the search index found: group 1's with their ranks as given; group 2's and 3's
+ * candidates ranked here, when `later`. Every record carries its row version and index position
+ * for the index's check. One statement per shape, whatever the text.
+ */
+function foundGroups(later: boolean): SQL {
+  const ph = (name: string, i: number) => sql.placeholder(`${name}${i}`);
+  const rest = sql.placeholder('rest');
+  const given = SOURCES.map((s, i) =>
+    shown(
+      s,
+      sql`(select * from unnest(${ph('ids', i)}::uuid[], ${ph('ranks', i)}::float8[], ${ph('at', i)}::int[]) u(id, rank, at))`,
+      true,
+    ),
   );
-  const found = [...byName, ...later.map(asResult)];
-  if (found.length > 0) return found;
-  // `<%` uses the trigram index with the session's threshold; SET LOCAL keeps it to this query.
+  if (!later) return unionRanked(given, sql.placeholder('limit'));
+  const rankedHere = (s: Source, i: number, group: string, rank: SQL) =>
+    shown(
+      s,
+      sql`(select id, rank, at from (
+          select c.id, ${rank} as rank, c.${sql.identifier(s.name.name)} as name, r.at
+          from unnest(${ph(group, i)}::uuid[], ${ph(`${group}At`, i)}::int[]) r(id, at)
+          join ${s.table} c on c.id = r.id
+        ) candidates order by rank desc, name, id limit ${rest})`,
+      true,
+    );
+  const branches = [
+    ...given,
+    ...SOURCES.map((s, i) => rankedHere(s, i, 'parts', partRank(sql`c.names_text`))),
+    ...SOURCES.map((s, i) =>
+      rankedHere(s, i, 'described', sql`1 + ts_rank(c.search, ${fromQ('typed')}, 32)`),
+    ),
+  ];
+  return sql`with q as (select to_tsquery('simple', plant_fold(${sql.placeholder('typed')})) as typed,
+      plant_fold(${sql.placeholder('whole')}) as whole) ${unionRanked(branches, sql.placeholder('limit'))}`;
+}
+
+/**
+ * Groups 1–3 from the search index; undefined when the index is not current, or a record it
+ * found changed since it read it (the database answers then).
+ */
+async function fromIndex(
+  db: Db,
+  index: SearchIndex,
+  lexemes: string[],
+  limit: number,
+): Promise<SearchResult[] | undefined> {
+  const matches = index.find(lexemes, limit, {
+    words: NAME_WORDS,
+    wordParts: lexemes.every((l) => l.length >= MIN_WORD_PART),
+    partCandidates: NAME_CANDIDATES,
+    describedCandidates: DESCRIPTION_CANDIDATES,
+    minPrefix: MIN_WORD_PART,
+  });
+  if (matches === undefined) return undefined;
+  const later = matches.prefixed.length < limit;
+  const values: Record<string, unknown> = { limit, rest: limit - matches.prefixed.length };
+  SOURCES.forEach((s, i) => {
+    const hits = matches.prefixed.filter((h) => h.type === s.type);
+    values[`ids${i}`] = hits.map((h) => h.id);
+    values[`ranks${i}`] = hits.map((h) => h.rank);
+    values[`at${i}`] = hits.map((h) => h.at);
+    if (!later) return;
+    values[`parts${i}`] = matches.parts[s.type].ids;
+    values[`partsAt${i}`] = matches.parts[s.type].at;
+    values[`described${i}`] = matches.described[s.type].ids;
+    values[`describedAt${i}`] = matches.described[s.type].at;
+  });
+  if (later) Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
+  const rows = await runPrepared<Record<string, unknown>>(
+    db,
+    `search_found_${later}`,
+    () => foundGroups(later),
+    values,
+  );
+  const checked = rows as unknown as { id: string; xmin: string; at: number; rank: unknown }[];
+  // Every record of group 1 is in the answer (they rank above all others) unless it was deleted.
+  const prefixed = checked.filter((r) => Number(r.rank) >= 3).length;
+  if (prefixed !== matches.prefixed.length || !matches.holds(checked)) return undefined;
+  return rows.map(asResult);
+}
+
+/**
+ * Group 4, typo tolerance: names similar to the text. `<%` uses the trigram index with the
+ * session's threshold; SET LOCAL keeps it to this query.
+ */
+function similarNames(db: Db, lexemes: string[], limit: number): Promise<SearchResult[]> {
   const whole = folded(lexemes.join(' '));
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`set local pg_trgm.word_similarity_threshold = ${TYPO_THRESHOLD}`));
@@ -247,4 +353,35 @@ export async function searchAll(db: Db, text: string, limit: number): Promise<Se
       limit,
     );
   });
+}
+
+/**
+ * Search in groups. `index`, when given, picks the records of groups 1–3 from memory for texts of
+ * letters a–z (see search-index.ts); other texts, and any search while it is not current, run
+ * the same groups in the database.
+ */
+export async function searchAll(
+  db: Db,
+  text: string,
+  limit: number,
+  index?: SearchIndex,
+): Promise<SearchResult[]> {
+  const lexemes = searchLexemes(text);
+  if (lexemes.length === 0) return [];
+  const indexed =
+    index !== undefined && searchable(lexemes) ? await fromIndex(db, index, lexemes, limit) : undefined;
+  if (indexed !== undefined) return indexed.length > 0 ? indexed : similarNames(db, lexemes, limit);
+  // Each group leaves out what an earlier one finds, so a record appears once, in its best group.
+  // Names alone first: when they fill the page, the costlier groups never run.
+  const byName = await byNamePrefix(db, lexemes, limit);
+  if (byName.length === limit) return byName;
+  const wordParts = lexemes.every((l) => l.length >= MIN_WORD_PART);
+  const later = await runPrepared<Record<string, unknown>>(
+    db,
+    `search_later_${lexemes.length}_${wordParts}`,
+    () => laterGroups(lexemes.length, wordParts),
+    { ...laterValues(lexemes), limit: limit - byName.length },
+  );
+  const found = [...byName, ...later.map(asResult)];
+  return found.length > 0 ? found : similarNames(db, lexemes, limit);
 }

@@ -11,9 +11,11 @@ import {
   searchAll,
 } from './repository.js';
 import { SearchQuery, SearchResultSchema } from './schemas.js';
+import type { SearchIndex } from './search-index.js';
 
+/** `index`, when given, picks the records from memory (search-index.ts). */
 export const searchRoutes =
-  ({ db }: Database): FastifyPluginAsyncTypebox =>
+  ({ db }: Database, index?: SearchIndex): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/',
@@ -46,7 +48,11 @@ export const searchRoutes =
             'similar to the text (trigram word similarity of at least 0.5), so typos such as "tomatoe" or ' +
             '"lavendel" still find Tomato and Lavender.\n\n' +
             'Within a group, better relevance (more and denser matches) ranks first, then the name, then the id. ' +
-            `Groups 2 and 3 rank at most ${NAME_CANDIDATES} name matches (${DESCRIPTION_CANDIDATES} description matches) per entity type. ` +
+            `Groups 2 and 3 rank at most ${NAME_CANDIDATES} name matches (${DESCRIPTION_CANDIDATES} description matches) per entity type; ` +
+            'which ones, when there are more, is not specified (nor, in group 1, which records of the last of ' +
+            'its words are checked). Texts of letters a–z only are answered from an in-memory index of every ' +
+            'name and description word, under the same rules; the database answers the others, and any search ' +
+            'while that index is being rebuilt after a write. ' +
             "Cultivars carry their species' slug " +
             'and scientific name.',
           querystring: SearchQuery,
@@ -54,7 +60,7 @@ export const searchRoutes =
         },
       },
       async (request) => {
-        return searchAll(db, request.query.q, request.query.limit);
+        return searchAll(db, request.query.q, request.query.limit, index);
       },
     );
   };

@@ -23,6 +23,7 @@
 import { asc, sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
+import { feedSnapshot } from '../../db/feed-snapshot.js';
 import { families, species } from '../../db/tables.js';
 import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
@@ -70,7 +71,6 @@ function probe(col: Column, value: Value): number {
 }
 
 interface Snapshot {
-  version: number;
   ids: string[];
   /** The row version of each species when read; a page is served only while they still hold. */
   xmins: Float64Array;
@@ -147,27 +147,16 @@ export interface SpeciesListIndex {
   close(): Promise<void>;
 }
 
-/** The shortest pause between two builds, and the pause as a multiple of the last build's time. */
-const MIN_REBUILD_GAP_MS = 1_000;
-const REBUILD_GAP_FACTOR = 10;
 /** Species read per statement while building. */
 const BUILD_CHUNK = 5_000;
 
 export function speciesListIndex(
   db: Db,
   feed: ChangeFeed,
-  log: { warn(obj: object, msg: string): void },
-  { buildChunk = BUILD_CHUNK }: { buildChunk?: number } = {},
+  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  { buildChunk = BUILD_CHUNK, onBuilt }: { buildChunk?: number; onBuilt?: (ms: number) => void } = {},
 ): SpeciesListIndex {
-  let current: Snapshot | undefined;
-  let building: Promise<void> | undefined;
-  let notBefore = 0;
-  let closed = false;
-
-  async function build(): Promise<void> {
-    // The version before reading: a write committed meanwhile makes the snapshot stale at once.
-    const version = feed.version;
-    const started = performance.now();
+  async function build(closed: () => boolean): Promise<Snapshot | undefined> {
     const familyRows = await db.select({ id: families.id, slug: families.slug }).from(families);
     const names = ['family', 'hardiness_min', 'hardiness_max', ...SPECIES_LIST_FILTERS] as const;
     const columns = Object.fromEntries(names.map((name) => [name, column()])) as Snapshot['columns'];
@@ -217,7 +206,7 @@ export function speciesListIndex(
         for (const name of names)
           if (name !== 'family') cells[name].push(encode(columns[name], row[name] ?? null));
       }
-      if (closed) return;
+      if (closed()) return undefined;
       const last = rows.at(-1);
       if (rows.length < buildChunk || last === undefined) break;
       after = { name: last.name, id: last.id };
@@ -235,8 +224,7 @@ export function speciesListIndex(
       });
       positions[name] = lists.map((list) => Int32Array.from(list));
     }
-    current = {
-      version,
+    return {
       ids,
       xmins: Float64Array.from(xmins),
       columns,
@@ -245,35 +233,14 @@ export function speciesListIndex(
       scratch: new Int32Array(ids.length),
       guild: guildGroups(functionBits, columns.plant_layer),
     };
-    const took = performance.now() - started;
-    notBefore = Date.now() + Math.max(MIN_REBUILD_GAP_MS, took * REBUILD_GAP_FACTOR);
   }
 
-  function rebuild(): void {
-    if (building || closed || Date.now() < notBefore) return;
-    building = build()
-      .catch((error: unknown) => {
-        notBefore = Date.now() + MIN_REBUILD_GAP_MS;
-        log.warn(
-          { reason: (error as Error).message },
-          'species list index: build failed; lists read the database',
-        );
-      })
-      .finally(() => {
-        building = undefined;
-      });
-  }
-
-  function usable(): Snapshot | undefined {
-    if (!feed.live) return undefined;
-    if (current?.version === feed.version) return current;
-    rebuild();
-    return undefined;
-  }
+  const snapshots = feedSnapshot(feed, build, log, 'species list index', onBuilt);
+  const usable = () => snapshots.usable();
 
   /** Whether `rows` are exactly the records at `at`, each the row version the snapshot read. */
   function unchanged(snap: Snapshot, at: readonly number[], rows: readonly RowVersion[]): boolean {
-    if (snap !== current || snap.version !== feed.version || rows.length !== at.length) return false;
+    if (!snapshots.holds(snap) || rows.length !== at.length) return false;
     const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
     return at.every((i) => xmin.get(snap.ids[i] as string) === snap.xmins[i]);
   }
@@ -434,19 +401,8 @@ export function speciesListIndex(
       };
     },
 
-    async refresh() {
-      // A build already under way may have started before the latest write: then one more.
-      for (let attempt = 0; attempt < 2 && current?.version !== feed.version && !closed; attempt++) {
-        notBefore = 0;
-        rebuild();
-        await building;
-      }
-    },
-
-    async close() {
-      closed = true;
-      await building;
-    },
+    refresh: () => snapshots.refresh(),
+    close: () => snapshots.close(),
   };
 }
 

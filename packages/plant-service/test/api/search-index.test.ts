@@ -1,0 +1,285 @@
+/**
+ * Search from the in-memory word index answers exactly what search in the database answers (the
+ * same records, in the same order, with the same ranks), and steps aside whenever it may be
+ * behind the data.
+ */
+
+import { eq, sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
+import type { Database } from '../../src/db/client.js';
+import { cultivars, families, species } from '../../src/db/tables.js';
+import {
+  DESCRIPTION_CANDIDATES,
+  MIN_WORD_PART,
+  NAME_CANDIDATES,
+  NAME_WORDS,
+  searchAll,
+} from '../../src/resources/search/repository.js';
+import { parseTsvector, type SearchIndex, searchIndex } from '../../src/resources/search/search-index.js';
+import { testDatabase } from '../helpers/database.js';
+
+// Syllables shared by names and descriptions, so prefixes, word parts and descriptions overlap.
+const SYLLABLES = [
+  'ber',
+  'lu',
+  'mon',
+  'ca',
+  'sal',
+  'vel',
+  'ora',
+  'ti',
+  'qui',
+  'na',
+  'dor',
+  'pe',
+  'fra',
+  'gel',
+];
+// Names that sort differently by byte and by collation, umlauts, twins only the id orders.
+const ODD_NAMES = ['Ábies alba', 'abies Nordmanniana', 'Ürtica dioica', 'Möhre', 'Malus', 'Malus', 'aa'];
+
+let database: Database;
+let feed: ChangeFeed;
+let index: SearchIndex;
+const log = { info: () => {}, warn: () => {} };
+const words: string[] = [];
+let seed = 7;
+const rnd = () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+  return seed / 2 ** 31;
+};
+const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+const word = (parts: number) => Array.from({ length: parts }, () => pick(SYLLABLES)).join('');
+const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+
+beforeAll(async () => {
+  database = await testDatabase();
+  feed = localChangeFeed();
+  // Built in chunks of 7, so chunks end inside runs of equal names.
+  index = searchIndex(database.db, feed, log, { buildChunk: 7 });
+  const familyIds: string[] = [];
+  for (let f = 0; f < 6; f++) {
+    const [row] = await database.db
+      .insert(families)
+      .values({
+        slug: `word-family-${f}`,
+        name_scientific: `${capital(word(3))}aceae`,
+        name_en: rnd() < 0.5 ? `${word(2)} family` : null,
+        description: rnd() < 0.5 ? `${word(2)} ${word(3)}` : null,
+      })
+      .returning({ id: families.id });
+    familyIds.push(row!.id);
+  }
+  const speciesRows = Array.from({ length: 120 }, (_, i) => {
+    const genus = word(2 + Math.floor(rnd() * 2));
+    const epithet = word(2 + Math.floor(rnd() * 2));
+    // Some names repeat a word, so a word has several positions in the names vector.
+    const nameEn = rnd() < 0.3 ? `${epithet} ${word(2)}` : `${word(2)} ${word(1)}`;
+    return {
+      slug: `word-species-${i}`,
+      family_id: pick(familyIds),
+      name_scientific: i < ODD_NAMES.length ? (ODD_NAMES[i] as string) : `${capital(genus)} ${epithet}`,
+      name_en: rnd() < 0.8 ? nameEn : null,
+      name_de: rnd() < 0.6 ? capital(`${word(2)}${word(2)}`) : null,
+      other_names: rnd() < 0.2 ? [capital(word(3)), `${word(2)} ${word(2)}`] : null,
+      description: rnd() < 0.7 ? `${word(2)} ${word(3)} ${genus}` : null,
+      description_de: rnd() < 0.3 ? `${word(3)} Möhre` : null,
+    };
+  });
+  const inserted = await database.db.insert(species).values(speciesRows).returning({ id: species.id });
+  const cultivarRows = Array.from({ length: 160 }, (_, i) => ({
+    slug: `word-cultivar-${i}`,
+    species_id: pick(inserted).id,
+    name: capital(`${word(2)} ${rnd() < 0.3 ? word(1) : word(2)}`),
+    name_en: rnd() < 0.3 ? word(3) : null,
+    other_names: rnd() < 0.1 ? [word(2)] : null,
+    description: rnd() < 0.5 ? `${word(2)} ${word(2)}` : null,
+  }));
+  await database.db.insert(cultivars).values(cultivarRows);
+  for (const row of [...speciesRows, ...cultivarRows])
+    for (const text of Object.values(row))
+      if (typeof text === 'string')
+        words.push(
+          ...text
+            .toLowerCase()
+            .split(/[^a-zäöüß]+/)
+            .filter(Boolean),
+        );
+  await index.refresh();
+});
+afterAll(async () => {
+  await index.close();
+  await database.close();
+});
+
+/** What people type: the start, or a part, of one or two words, in any case. */
+const typed = fc
+  .array(
+    fc.record({
+      word: fc.constantFrom(...words, 'zzyzx', 'ber', 'moeh', 'mohre'),
+      from: fc.nat(3),
+      length: fc.integer({ min: 2, max: 9 }),
+      upper: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 3 },
+  )
+  .map((terms) =>
+    terms
+      .map(({ word: w, from, length, upper }) => {
+        const start = from <= 1 ? 0 : Math.min(from, Math.max(0, w.length - 4));
+        const term = w.slice(start, start + length);
+        return upper ? term.toUpperCase() : term;
+      })
+      .join(' '),
+  );
+
+describe('search from the word index', () => {
+  it('gives the records, order and ranks the database gives, for any text and limit', async () => {
+    await fc.assert(
+      fc.asyncProperty(typed, fc.constantFrom(1, 3, 20, 100), async (text, limit) => {
+        const fromDatabase = await searchAll(database.db, text, limit);
+        const fromIndex = await searchAll(database.db, text, limit, index);
+        expect(fromIndex, text).toEqual(fromDatabase);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('answers letter-only texts itself, within the bounds the database search keeps', () => {
+    const options = {
+      words: NAME_WORDS,
+      wordParts: true,
+      partCandidates: NAME_CANDIDATES,
+      describedCandidates: DESCRIPTION_CANDIDATES,
+      minPrefix: MIN_WORD_PART,
+    };
+    // The comparison above is exact only while no bound cuts a group short: the bounded sets are
+    // arbitrary in the database and the first in name order here.
+    for (const text of ['ber', 'sal', 'mon ca', 'quina', 'berlu']) {
+      const found = index.find(text.split(' '), 100, options);
+      expect(found, text).toBeDefined();
+      for (const candidates of [found!.parts, found!.described])
+        for (const { ids } of Object.values(candidates))
+          expect(ids.length).toBeLessThan(DESCRIPTION_CANDIDATES);
+    }
+  });
+
+  it('finds the records in their groups: prefixes, word parts, then descriptions', async () => {
+    const [name] = await database.db
+      .select({ name: species.name_scientific, description: species.description })
+      .from(species)
+      .where(eq(species.slug, 'word-species-20'));
+    const genus = name!.name.split(' ')[0]!.toLowerCase();
+    const results = await searchAll(database.db, genus.slice(0, 4), 100, index);
+    const self = results.find((r) => r.slug === 'word-species-20');
+    expect(self?.rank).toBeGreaterThanOrEqual(3);
+    const ranks = results.map((r) => r.rank);
+    expect(ranks).toEqual([...ranks].sort((a, b) => b - a));
+  });
+
+  it('steps aside for a record changed behind its back, and after the change feed moves', async () => {
+    const [row] = await database.db
+      .select({ id: species.id, name: species.name_scientific })
+      .from(species)
+      .where(eq(species.slug, 'word-species-30'));
+    const first = row!.name.split(' ')[0]!.toLowerCase();
+    const before = await searchAll(database.db, first, 100, index);
+    expect(before.map((r) => r.slug)).toContain('word-species-30');
+    // A write the feed has not announced yet (another instance's, before its NOTIFY arrives): the
+    // index still finds the record by its old name, but its row version gives it away.
+    await database.db.execute(
+      sql`update ${species} set name_scientific = 'Zzyzx renamed', name_de = null, name_en = null where id = ${row!.id}`,
+    );
+    expect(
+      index.find([first], 100, {
+        words: NAME_WORDS,
+        wordParts: true,
+        partCandidates: 100,
+        describedCandidates: 50,
+        minPrefix: 4,
+      }),
+    ).toBeDefined();
+    const after = await searchAll(database.db, first, 100, index);
+    expect(after).toEqual(await searchAll(database.db, first, 100));
+    expect(after.filter((r) => r.rank >= 2).map((r) => r.slug)).not.toContain('word-species-30');
+    expect((await searchAll(database.db, 'zzyzx', 100, index)).map((r) => r.slug)).toContain(
+      'word-species-30',
+    );
+
+    feed.changed();
+    expect(
+      index.find([first], 100, {
+        words: NAME_WORDS,
+        wordParts: true,
+        partCandidates: 100,
+        describedCandidates: 50,
+        minPrefix: 4,
+      }),
+    ).toBeUndefined();
+    await index.refresh();
+    expect(await searchAll(database.db, 'zzyzx renamed', 100, index)).toEqual(
+      await searchAll(database.db, 'zzyzx renamed', 100),
+    );
+  });
+
+  it('stops a build when closed, leaving nothing half-built to search', async () => {
+    const closing = searchIndex(database.db, localChangeFeed(), log, { buildChunk: 7 });
+    const building = closing.refresh();
+    await closing.close();
+    await building;
+    expect(
+      closing.find(['ber'], 20, {
+        words: NAME_WORDS,
+        wordParts: true,
+        partCandidates: 100,
+        describedCandidates: 50,
+        minPrefix: 4,
+      }),
+    ).toBeUndefined();
+  });
+});
+
+describe('reading a tsvector in its text form', () => {
+  it('gives the lexemes, positions and weights the database holds, quotes and backslashes included', async () => {
+    const vectors = [
+      `'a':1A 'b''c':2,3B 'd\\\\e':4C 'f g':5 'ü':6D`,
+      `'plain' 'x':1`,
+      `'it''s':2A,1C 'tail\\\\':3`,
+      '',
+    ];
+    for (const vector of vectors) {
+      const result = (await database.db.execute(
+        sql`select ${vector}::tsvector::text as text`,
+      )) as unknown as {
+        rows: { text: string }[];
+      };
+      const text = result.rows[0]!.text;
+      const entries = (await database.db.execute(
+        sql`select lexeme, coalesce(positions, '{}') as positions, coalesce(weights, '{}') as weights
+          from unnest(${vector}::tsvector)`,
+      )) as unknown as {
+        rows: { lexeme: string; positions: number[] | string; weights: string[] | string }[];
+      };
+      const expected = entries.rows.map((e) => {
+        const positions =
+          typeof e.positions === 'string'
+            ? e.positions.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number)
+            : e.positions;
+        const weights =
+          typeof e.weights === 'string'
+            ? e.weights.replace(/[{}]/g, '').split(',').filter(Boolean)
+            : e.weights;
+        return { word: e.lexeme, positions: positions.map((p, k) => `${p}${weights[k]}`) };
+      });
+      const parsed: { word: string; positions: string[] }[] = [];
+      parseTsvector(
+        text,
+        (w) => parsed.push({ word: w, positions: [] }),
+        (pos, weight) => parsed.at(-1)!.positions.push(`${pos}${'DCBA'[weight]}`),
+      );
+      expect(parsed, text).toEqual(expected);
+    }
+  });
+});
