@@ -251,22 +251,23 @@ function laterValues(lexemes: string[]): Record<string, unknown> {
   };
 }
 
+/** Which entity types (SOURCES' indices) have records in each group: a statement's shape. */
+interface FoundShape {
+  given: number[];
+  parts: number[];
+  described: number[];
+}
+
 /**
  * The records the search index found: group 1's with their ranks as given; group 2's and 3's
- * candidates ranked here, when `later`. Every record carries its row version and index position
- * for the index's check. One statement per shape, whatever the text.
+ * candidates ranked here. Every record carries its row version and index position for the index's
+ * check. One statement per shape (the entity types each group has records of), whatever the text:
+ * a branch for a type without records would cost planning time for nothing, which on the embedded
+ * database is most of such a statement's time.
  */
-function foundGroups(later: boolean): SQL {
+function foundGroups({ given, parts, described }: FoundShape): SQL {
   const ph = (name: string, i: number) => sql.placeholder(`${name}${i}`);
   const rest = sql.placeholder('rest');
-  const given = SOURCES.map((s, i) =>
-    shown(
-      s,
-      sql`(select * from unnest(${ph('ids', i)}::uuid[], ${ph('ranks', i)}::float8[], ${ph('at', i)}::int[]) u(id, rank, at))`,
-      true,
-    ),
-  );
-  if (!later) return unionRanked(given, sql.placeholder('limit'));
   const rankedHere = (s: Source, i: number, group: string, rank: SQL) =>
     shown(
       s,
@@ -278,14 +279,22 @@ function foundGroups(later: boolean): SQL {
       true,
     );
   const branches = [
-    ...given,
-    ...SOURCES.map((s, i) => rankedHere(s, i, 'parts', partRank(sql`c.names_text`))),
-    ...SOURCES.map((s, i) =>
-      rankedHere(s, i, 'described', sql`1 + ts_rank(c.search, ${fromQ('typed')}, 32)`),
+    ...given.map((i) =>
+      shown(
+        SOURCES[i] as Source,
+        sql`(select * from unnest(${ph('ids', i)}::uuid[], ${ph('ranks', i)}::float8[], ${ph('at', i)}::int[]) u(id, rank, at))`,
+        true,
+      ),
+    ),
+    ...parts.map((i) => rankedHere(SOURCES[i] as Source, i, 'parts', partRank(sql`c.names_text`))),
+    ...described.map((i) =>
+      rankedHere(SOURCES[i] as Source, i, 'described', sql`1 + ts_rank(c.search, ${fromQ('typed')}, 32)`),
     ),
   ];
+  const ranked = unionRanked(branches, sql.placeholder('limit'));
+  if (parts.length === 0 && described.length === 0) return ranked;
   return sql`with q as (select to_tsquery('simple', plant_fold(${sql.placeholder('typed')})) as typed,
-      plant_fold(${sql.placeholder('whole')}) as whole) ${unionRanked(branches, sql.placeholder('limit'))}`;
+      plant_fold(${sql.placeholder('whole')}) as whole) ${ranked}`;
 }
 
 /**
@@ -306,26 +315,31 @@ async function fromIndex(
     minPrefix: MIN_WORD_PART,
   });
   if (matches === undefined) return undefined;
-  const later = matches.prefixed.length < limit;
+  const shape: FoundShape = { given: [], parts: [], described: [] };
   const values: Record<string, unknown> = { limit, rest: limit - matches.prefixed.length };
   SOURCES.forEach((s, i) => {
     const hits = matches.prefixed.filter((h) => h.type === s.type);
-    values[`ids${i}`] = hits.map((h) => h.id);
-    values[`ranks${i}`] = hits.map((h) => h.rank);
-    values[`at${i}`] = hits.map((h) => h.at);
-    if (!later) return;
-    values[`parts${i}`] = matches.parts[s.type].ids;
-    values[`partsAt${i}`] = matches.parts[s.type].at;
-    values[`described${i}`] = matches.described[s.type].ids;
-    values[`describedAt${i}`] = matches.described[s.type].at;
+    if (hits.length > 0) {
+      shape.given.push(i);
+      values[`ids${i}`] = hits.map((h) => h.id);
+      values[`ranks${i}`] = hits.map((h) => h.rank);
+      values[`at${i}`] = hits.map((h) => h.at);
+    }
+    for (const group of ['parts', 'described'] as const) {
+      const { ids, at } = matches[group][s.type];
+      if (ids.length === 0) continue;
+      shape[group].push(i);
+      values[`${group}${i}`] = ids;
+      values[`${group}At${i}`] = at;
+    }
   });
-  if (later) Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
-  const rows = await runPrepared<Record<string, unknown>>(
-    db,
-    `search_found_${later}`,
-    () => foundGroups(later),
-    values,
-  );
+  if (shape.parts.length + shape.described.length > 0)
+    Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
+  const name = `search_found_${shape.given.join('')}_${shape.parts.join('')}_${shape.described.join('')}`;
+  const rows =
+    name === 'search_found___'
+      ? []
+      : await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values);
   const checked = rows as unknown as { id: string; xmin: string; at: number; rank: unknown }[];
   // Every record of group 1 is in the answer (they rank above all others) unless it was deleted.
   const prefixed = checked.filter((r) => Number(r.rank) >= 3).length;

@@ -86,6 +86,8 @@ interface Snapshot {
   blocks: number;
   /** For each three-letter sequence, the words containing it (word parts are found through them). */
   trigrams: Map<string, Int32Array>;
+  /** Per entity type: its records, ascending. */
+  byType: Int32Array[];
   /** Per word: bits of the terms of the running search it starts, and those it contains. */
   startMasks: Uint16Array;
   containMasks: Uint16Array;
@@ -404,6 +406,13 @@ async function readSnapshot(db: Db, closed: () => boolean, chunk: number): Promi
     textBlocks,
     blocks,
     trigrams: new Map([...trigramLists].map(([t, list]) => [t, Int32Array.from(list)])),
+    byType: ENTITY_TYPES.map((_, t) => {
+      const own: number[] = [];
+      types.forEach((type, r) => {
+        if (type === t) own.push(r);
+      });
+      return Int32Array.from(own);
+    }),
     startMasks: new Uint16Array(words.length),
     containMasks: new Uint16Array(words.length),
     marks: new Uint32Array(records),
@@ -595,7 +604,8 @@ export function searchIndex(
           const r = holders[k] as number;
           if (snap.marks[r] === stamp) continue;
           snap.marks[r] = stamp;
-          if (allPrefixed(r)) best.push({ at: r, rank: 3 + tsRank(snap, r, ranges) });
+          // The longest term starts a word of every record read; other terms need the check.
+          if (ranges.length === 1 || allPrefixed(r)) best.push({ at: r, rank: 3 + tsRank(snap, r, ranges) });
         }
       }
       best.sort((a, b) => b.rank - a.rank || a.at - b.at);
@@ -648,39 +658,46 @@ export function searchIndex(
         const base = snap.stamp + 1;
         snap.stamp += typed.length + 1;
         const marks = snap.marks;
-        const all = base + typed.length;
-        // The records that hold every term, as the last term's pass finds them.
-        const matched: number[] = [];
+        // The records holding every term, by entity type, as the last term's pass finds them.
+        const matched: number[][] = ENTITY_TYPES.map(() => []);
         typed.forEach(([wFrom, wTo], k) => {
           const last = k === typed.length - 1;
           forEachTextRecord(snap, wFrom, wTo, (r) => {
             if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
               marks[r] = base + k + 1;
-              if (last) matched.push(r);
+              if (last) matched[snap.types[r] as number]?.push(r);
             }
           });
         });
-        // In name order: sorted when few, else by one pass over the marks (cheaper than sorting many).
-        const inOrder: ArrayLike<number> =
-          matched.length * 16 < snap.records ? Int32Array.from(matched).sort() : matched;
+        // Per type, the first `wanted` in name order that no earlier group finds: from the type's
+        // matches sorted when they are few, else from one pass over the type's records (cheaper
+        // than sorting many); each type stops as soon as it has enough.
         const found: number[] = [];
         const wanted = options.describedCandidates;
-        const counts = [0, 0, 0];
-        let open = counts.length;
-        const consider = (r: number) => {
-          const type = snap.types[r] as number;
-          if ((counts[type] as number) >= wanted || allPrefixed(r) || (options.wordParts && insideAll(r)))
-            return;
-          counts[type] = (counts[type] as number) + 1;
-          if (counts[type] === wanted) open--;
-          found.push(r);
-        };
-        if (inOrder !== matched) {
-          for (let k = 0; k < inOrder.length && open > 0; k++) consider(inOrder[k] as number);
-        } else {
-          const records = snap.records;
-          for (let r = 0; r < records && open > 0; r++) if (marks[r] === all) consider(r);
-        }
+        const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
+        matched.forEach((list, type) => {
+          const all = snap.byType[type] as Int32Array;
+          let taken = 0;
+          if (list.length * 16 < all.length) {
+            const sorted = Int32Array.from(list).sort();
+            for (let k = 0; k < sorted.length && taken < wanted; k++) {
+              const r = sorted[k] as number;
+              if (fresh(r)) {
+                found.push(r);
+                taken++;
+              }
+            }
+          } else {
+            const every = base + typed.length;
+            for (let k = 0; k < all.length && taken < wanted; k++) {
+              const r = all[k] as number;
+              if (marks[r] === every && fresh(r)) {
+                found.push(r);
+                taken++;
+              }
+            }
+          }
+        });
         take(described, found, wanted);
       }
 
