@@ -53,6 +53,14 @@ const rnd = () => {
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
 const word = (parts: number) => Array.from({ length: parts }, () => pick(SYLLABLES)).join('');
 const capital = (w: string) => w.charAt(0).toUpperCase() + w.slice(1);
+/** The bounds searchAll gives the index. */
+const OPTIONS = {
+  words: NAME_WORDS,
+  wordParts: true,
+  partCandidates: NAME_CANDIDATES,
+  describedCandidates: DESCRIPTION_CANDIDATES,
+  minPrefix: MIN_WORD_PART,
+};
 
 beforeAll(async () => {
   database = await testDatabase();
@@ -148,17 +156,10 @@ describe('search from the word index', () => {
   });
 
   it('answers letter-only texts itself, within the bounds the database search keeps', () => {
-    const options = {
-      words: NAME_WORDS,
-      wordParts: true,
-      partCandidates: NAME_CANDIDATES,
-      describedCandidates: DESCRIPTION_CANDIDATES,
-      minPrefix: MIN_WORD_PART,
-    };
     // The comparison above is exact only while no bound cuts a group short: the bounded sets are
     // arbitrary in the database and the first in name order here.
     for (const text of ['ber', 'sal', 'mon ca', 'quina', 'berlu']) {
-      const found = index.find(text.split(' '), 100, options);
+      const found = index.find(text.split(' '), 100, OPTIONS);
       expect(found, text).toBeDefined();
       for (const candidates of [found!.parts, found!.described])
         for (const { ids } of Object.values(candidates))
@@ -192,15 +193,7 @@ describe('search from the word index', () => {
     await database.db.execute(
       sql`update ${species} set name_scientific = 'Zzyzx renamed', name_de = null, name_en = null where id = ${row!.id}`,
     );
-    expect(
-      index.find([first], 100, {
-        words: NAME_WORDS,
-        wordParts: true,
-        partCandidates: 100,
-        describedCandidates: 50,
-        minPrefix: 4,
-      }),
-    ).toBeDefined();
+    expect(index.find([first], 100, OPTIONS)).toBeDefined();
     const after = await searchAll(database.db, first, 100, index);
     expect(after).toEqual(await searchAll(database.db, first, 100));
     expect(after.filter((r) => r.rank >= 2).map((r) => r.slug)).not.toContain('word-species-30');
@@ -209,15 +202,7 @@ describe('search from the word index', () => {
     );
 
     feed.changed();
-    expect(
-      index.find([first], 100, {
-        words: NAME_WORDS,
-        wordParts: true,
-        partCandidates: 100,
-        describedCandidates: 50,
-        minPrefix: 4,
-      }),
-    ).toBeUndefined();
+    expect(index.find([first], 100, OPTIONS)).toBeUndefined();
     await index.refresh();
     expect(await searchAll(database.db, 'zzyzx renamed', 100, index)).toEqual(
       await searchAll(database.db, 'zzyzx renamed', 100),
@@ -229,15 +214,7 @@ describe('search from the word index', () => {
     const building = closing.refresh();
     await closing.close();
     await building;
-    expect(
-      closing.find(['ber'], 20, {
-        words: NAME_WORDS,
-        wordParts: true,
-        partCandidates: 100,
-        describedCandidates: 50,
-        minPrefix: 4,
-      }),
-    ).toBeUndefined();
+    expect(closing.find(['ber'], 20, OPTIONS)).toBeUndefined();
   });
 });
 
