@@ -248,7 +248,8 @@ async function main() {
 const header = (
   baseline: LoadResult,
 ) => `Run on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; load generator
-(autocannon, ${connections} connections, ${seconds} s after a ${opts.warmup} s warm-up) on the same machine; service with
+(autocannon, ${connections} connections, ${seconds} s after a ${opts.warmup} s warm-up, both once the service had built its
+in-memory indexes) on the same machine; service with
 \`LOG_LEVEL=warn\`, started as \`npm start\` starts it (\`${['node', ...startCommand.flags, startCommand.entry].join(' ')}\`). Data: ${Object.entries(
   SIZES,
 )
