@@ -42,7 +42,7 @@ const POS_MASK = (1 << POS_BITS) - 1;
 /** Text postings are kept as the low 16 bits of record positions, in blocks of 65,536 records. */
 const BLOCK_BITS = 16;
 
-/** A growable array of 32-bit integers (building collects millions of them). */
+/** A growable array of 32-bit integers, for the name entries collected while building. */
 class Ints {
   data = new Int32Array(1024);
   length = 0;
