@@ -169,7 +169,7 @@ describe('search from the word index', () => {
 
   it('finds the records in their groups: prefixes, word parts, then descriptions', async () => {
     const [name] = await database.db
-      .select({ name: species.name_scientific, description: species.description })
+      .select({ name: species.name_scientific })
       .from(species)
       .where(eq(species.slug, 'word-species-20'));
     const genus = name!.name.split(' ')[0]!.toLowerCase();
@@ -207,6 +207,20 @@ describe('search from the word index', () => {
     expect(await searchAll(database.db, 'zzyzx renamed', 100, index)).toEqual(
       await searchAll(database.db, 'zzyzx renamed', 100),
     );
+  });
+
+  it('logs a build that fails (the database gone) and leaves search to the database', async () => {
+    const gone = await testDatabase();
+    await gone.close();
+    const warnings: string[] = [];
+    const failing = searchIndex(gone.db, localChangeFeed(), {
+      info: () => {},
+      warn: (_obj, msg) => warnings.push(msg),
+    });
+    await failing.refresh();
+    expect(warnings[0]).toMatch(/search index: build failed/);
+    expect(failing.find(['ber'], 20, OPTIONS)).toBeUndefined();
+    expect(await searchAll(database.db, 'ber', 20, failing)).toEqual(await searchAll(database.db, 'ber', 20));
   });
 
   it('stops a build when closed, leaving nothing half-built to search', async () => {

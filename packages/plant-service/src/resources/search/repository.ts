@@ -335,11 +335,11 @@ async function fromIndex(
   });
   if (shape.parts.length + shape.described.length > 0)
     Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
+  const found = shape.given.length + shape.parts.length + shape.described.length > 0;
   const name = `search_found_${shape.given.join('')}_${shape.parts.join('')}_${shape.described.join('')}`;
-  const rows =
-    name === 'search_found___'
-      ? []
-      : await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values);
+  const rows = found
+    ? await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values)
+    : [];
   const checked = rows as unknown as { id: string; xmin: string; at: number; rank: unknown }[];
   // Every record of group 1 is in the answer (they rank above all others) unless it was deleted.
   const prefixed = checked.filter((r) => Number(r.rank) >= 3).length;

@@ -585,134 +585,139 @@ export function searchIndex(
       });
       const allPrefixed = (r: number) => nameMask(snap, starts, r) === full;
       const cleanup: Set<number>[] = [];
-      // Marks are compared with stamps that only grow; start over long before they could wrap.
-      if (snap.stamp > 0xffff0000) {
-        snap.marks.fill(0);
-        snap.stamp = 0;
-      }
-      const hit = (at: number) => ({ type: ENTITY_TYPES[snap.types[at] as number] as EntityType, at });
-
-      // Group 1: the first `words` (word, record) pairs the longest term starts, in word order.
-      const longest = [...distinct].sort((a, b) => b.length - a.length)[0] as string;
-      const [from, to] = prefixRange(snap.words, longest);
-      const stamp = ++snap.stamp;
-      const best: { at: number; rank: number }[] = [];
-      let read = 0;
-      for (let w = from; w < to && read < options.words; w++) {
-        const holders = snap.namePostings[w] as Int32Array;
-        for (let k = 0; k < holders.length && read < options.words; k++, read++) {
-          const r = holders[k] as number;
-          if (snap.marks[r] === stamp) continue;
-          snap.marks[r] = stamp;
-          // The longest term starts a word of every record read; other terms need the check.
-          if (ranges.length === 1 || allPrefixed(r)) best.push({ at: r, rank: 3 + tsRank(snap, r, ranges) });
+      try {
+        // Marks are compared with stamps that only grow; start over long before they could wrap.
+        if (snap.stamp > 0xffff0000) {
+          snap.marks.fill(0);
+          snap.stamp = 0;
         }
-      }
-      best.sort((a, b) => b.rank - a.rank || a.at - b.at);
-      const prefixed = best
-        .slice(0, limit)
-        .map(({ at, rank }) => ({ ...hit(at), id: uuidAt(snap.ids, at), rank }));
+        const hit = (at: number) => ({ type: ENTITY_TYPES[snap.types[at] as number] as EntityType, at });
 
-      const candidates = (): Candidates =>
-        Object.fromEntries(ENTITY_TYPES.map((t) => [t, { ids: [], at: [] }])) as unknown as Candidates;
-      const take = (into: Candidates, found: ArrayLike<number>, most: number) => {
-        for (let k = 0; k < found.length; k++) {
-          const r = found[k] as number;
-          const group = into[hit(r).type];
-          if (group.at.length >= most) continue;
-          group.at.push(r);
-          group.ids.push(uuidAt(snap.ids, r));
-        }
-      };
-      const parts = candidates();
-      const described = candidates();
-      if (prefixed.length < limit) {
-        // Group 2: records whose name words contain every term, not all as word starts.
-        const inside = options.wordParts ? distinct.map((t) => wordsContaining(snap, t)) : [];
-        cleanup.push(...inside);
-        inside.forEach((words, k) => {
-          for (const w of words) contains[w] = (contains[w] as number) | (1 << k);
-        });
-        const insideAll = (r: number) => nameMask(snap, contains, r) === full;
-        if (options.wordParts) {
-          const partStamp = ++snap.stamp;
-          const found: number[] = [];
-          for (const w of inside[distinct.indexOf(longest)] as Set<number>) {
-            for (const r of snap.namePostings[w] as Int32Array) {
-              if (snap.marks[r] === partStamp) continue;
-              snap.marks[r] = partStamp;
-              if (insideAll(r) && !allPrefixed(r)) found.push(r);
-            }
+        // Group 1: the first `words` (word, record) pairs the longest term starts, in word order.
+        const longest = [...distinct].sort((a, b) => b.length - a.length)[0] as string;
+        const [from, to] = prefixRange(snap.words, longest);
+        const stamp = ++snap.stamp;
+        const best: { at: number; rank: number }[] = [];
+        let read = 0;
+        for (let w = from; w < to && read < options.words; w++) {
+          const holders = snap.namePostings[w] as Int32Array;
+          for (let k = 0; k < holders.length && read < options.words; k++, read++) {
+            const r = holders[k] as number;
+            if (snap.marks[r] === stamp) continue;
+            snap.marks[r] = stamp;
+            // The longest term starts a word of every record read; other terms need the check.
+            if (ranges.length === 1 || allPrefixed(r))
+              best.push({ at: r, rank: 3 + tsRank(snap, r, ranges) });
           }
-          take(parts, Int32Array.from(found).sort(), options.partCandidates);
         }
+        best.sort((a, b) => b.rank - a.rank || a.at - b.at);
+        const prefixed = best
+          .slice(0, limit)
+          .map(({ at, rank }) => ({ ...hit(at), id: uuidAt(snap.ids, at), rank }));
 
-        // Group 3: every term a whole word of the text, the last a prefix once long enough.
-        const typed = lower.map((t, i) =>
-          i === lower.length - 1 && t.length >= options.minPrefix
-            ? prefixRange(snap.words, t)
-            : exactRange(snap.words, t),
-        );
-        // Count each record once per term: after term k, the records holding terms 0..k are
-        // marked base + k + 1.
-        const base = snap.stamp + 1;
-        snap.stamp += typed.length + 1;
-        const marks = snap.marks;
-        // The records holding every term, by entity type, as the last term's pass finds them.
-        const matched: number[][] = ENTITY_TYPES.map(() => []);
-        typed.forEach(([wFrom, wTo], k) => {
-          const last = k === typed.length - 1;
-          forEachTextRecord(snap, wFrom, wTo, (r) => {
-            if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
-              marks[r] = base + k + 1;
-              if (last) matched[snap.types[r] as number]?.push(r);
+        const candidates = (): Candidates =>
+          Object.fromEntries(ENTITY_TYPES.map((t) => [t, { ids: [], at: [] }])) as unknown as Candidates;
+        const take = (into: Candidates, found: ArrayLike<number>, most: number) => {
+          for (let k = 0; k < found.length; k++) {
+            const r = found[k] as number;
+            const group = into[hit(r).type];
+            if (group.at.length >= most) continue;
+            group.at.push(r);
+            group.ids.push(uuidAt(snap.ids, r));
+          }
+        };
+        const parts = candidates();
+        const described = candidates();
+        if (prefixed.length < limit) {
+          // Group 2: records whose name words contain every term, not all as word starts.
+          const inside = options.wordParts ? distinct.map((t) => wordsContaining(snap, t)) : [];
+          cleanup.push(...inside);
+          inside.forEach((words, k) => {
+            for (const w of words) contains[w] = (contains[w] as number) | (1 << k);
+          });
+          const insideAll = (r: number) => nameMask(snap, contains, r) === full;
+          if (options.wordParts) {
+            const partStamp = ++snap.stamp;
+            const found: number[] = [];
+            for (const w of inside[distinct.indexOf(longest)] as Set<number>) {
+              for (const r of snap.namePostings[w] as Int32Array) {
+                if (snap.marks[r] === partStamp) continue;
+                snap.marks[r] = partStamp;
+                if (insideAll(r) && !allPrefixed(r)) found.push(r);
+              }
+            }
+            take(parts, Int32Array.from(found).sort(), options.partCandidates);
+          }
+
+          // Group 3: every term a whole word of the text, the last a prefix once long enough.
+          const typed = lower.map((t, i) =>
+            i === lower.length - 1 && t.length >= options.minPrefix
+              ? prefixRange(snap.words, t)
+              : exactRange(snap.words, t),
+          );
+          // Count each record once per term: after term k, the records holding terms 0..k are
+          // marked base + k + 1.
+          const base = snap.stamp + 1;
+          snap.stamp += typed.length + 1;
+          const marks = snap.marks;
+          // The records holding every term, by entity type, as the last term's pass finds them.
+          const matched: number[][] = ENTITY_TYPES.map(() => []);
+          typed.forEach(([wFrom, wTo], k) => {
+            const last = k === typed.length - 1;
+            forEachTextRecord(snap, wFrom, wTo, (r) => {
+              if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
+                marks[r] = base + k + 1;
+                if (last) matched[snap.types[r] as number]?.push(r);
+              }
+            });
+          });
+          // Per type, the first `wanted` in name order that no earlier group finds: from the type's
+          // matches sorted when they are few, else from one pass over the type's records (cheaper
+          // than sorting many); each type stops as soon as it has enough.
+          const found: number[] = [];
+          const wanted = options.describedCandidates;
+          const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
+          matched.forEach((list, type) => {
+            const all = snap.byType[type] as Int32Array;
+            let taken = 0;
+            if (list.length * 16 < all.length) {
+              const sorted = Int32Array.from(list).sort();
+              for (let k = 0; k < sorted.length && taken < wanted; k++) {
+                const r = sorted[k] as number;
+                if (fresh(r)) {
+                  found.push(r);
+                  taken++;
+                }
+              }
+            } else {
+              const every = base + typed.length;
+              for (let k = 0; k < all.length && taken < wanted; k++) {
+                const r = all[k] as number;
+                if (marks[r] === every && fresh(r)) {
+                  found.push(r);
+                  taken++;
+                }
+              }
             }
           });
-        });
-        // Per type, the first `wanted` in name order that no earlier group finds: from the type's
-        // matches sorted when they are few, else from one pass over the type's records (cheaper
-        // than sorting many); each type stops as soon as it has enough.
-        const found: number[] = [];
-        const wanted = options.describedCandidates;
-        const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
-        matched.forEach((list, type) => {
-          const all = snap.byType[type] as Int32Array;
-          let taken = 0;
-          if (list.length * 16 < all.length) {
-            const sorted = Int32Array.from(list).sort();
-            for (let k = 0; k < sorted.length && taken < wanted; k++) {
-              const r = sorted[k] as number;
-              if (fresh(r)) {
-                found.push(r);
-                taken++;
-              }
-            }
-          } else {
-            const every = base + typed.length;
-            for (let k = 0; k < all.length && taken < wanted; k++) {
-              const r = all[k] as number;
-              if (marks[r] === every && fresh(r)) {
-                found.push(r);
-                taken++;
-              }
-            }
-          }
-        });
-        take(described, found, wanted);
+          take(described, found, wanted);
+        }
+
+        return {
+          prefixed,
+          parts,
+          described,
+          holds: (rows) =>
+            snapshots.holds(snap) &&
+            rows.every(
+              (row) => uuidAt(snap.ids, row.at) === row.id && snap.xmins[row.at] === Number(row.xmin),
+            ),
+        };
+      } finally {
+        // The masks are the snapshot's own: cleared for the next search, whatever happens here.
+        for (const [from, to] of ranges) starts.fill(0, from, to);
+        for (const words of cleanup) for (const w of words) contains[w] = 0;
       }
-
-      // The masks are the snapshot's own, cleared for the next search.
-      for (const [from, to] of ranges) starts.fill(0, from, to);
-      for (const words of cleanup) for (const w of words) contains[w] = 0;
-
-      return {
-        prefixed,
-        parts,
-        described,
-        holds: (rows) =>
-          snapshots.holds(snap) &&
-          rows.every((row) => uuidAt(snap.ids, row.at) === row.id && snap.xmins[row.at] === Number(row.xmin)),
-      };
     },
     refresh: () => snapshots.refresh(),
     close: () => snapshots.close(),
