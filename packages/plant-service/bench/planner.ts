@@ -9,7 +9,8 @@
  *
  * Env: BENCH_DATABASE_URL (a PostgreSQL server to create `plant_bench_planner` on; default: a
  * throwaway cluster), BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_REUSE=true
- * (keep a database loaded by an earlier run).
+ * (keep a database loaded by an earlier run), BENCH_SCENARIOS (words a scenario's name must
+ * contain; a run of some scenarios prints its figures and leaves bench/RESULTS.md as it is).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -50,7 +51,15 @@ const startCommand = (() => {
 })();
 
 const data = makeDataset();
-const scenarios = plannerScenarios(data);
+const scenarioFilter = (process.env.BENCH_SCENARIOS ?? '')
+  .split(',')
+  .map((w) => w.trim().toLowerCase())
+  .filter(Boolean);
+const scenarios = Object.fromEntries(
+  Object.entries(plannerScenarios(data)).filter(
+    ([name]) => scenarioFilter.length === 0 || scenarioFilter.some((w) => name.toLowerCase().includes(w)),
+  ),
+);
 const N = PLANNER_REQUESTS;
 
 /** autocannon: `seconds` of load after a warm-up, each request taking the next of `requests`. */
@@ -188,6 +197,10 @@ the run: the machine is shared, and figures taken under a higher load are slower
 |---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 `;
+    if (scenarioFilter.length > 0) {
+      console.log(rows.join('\n'));
+      return;
+    }
     await writeSection(resultsFile, 'bench:planner', body);
     console.log(`results written to ${resultsFile}`);
   } finally {
