@@ -13,6 +13,7 @@ import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
 import { companions, families, species } from '../../src/db/tables.js';
 import { catalogueRepositories } from '../../src/resources/catalogue.js';
+import type { Guild } from '../../src/resources/guilds/schemas.js';
 import { guildService } from '../../src/resources/guilds/service.js';
 import { type SpeciesListIndex, speciesListIndex } from '../../src/resources/species/list-index.js';
 import { speciesService } from '../../src/resources/species/service.js';
@@ -172,27 +173,85 @@ describe('species list from memory', () => {
 
   it('answers a guild in two statements: the species with its relations, then the candidates', async () => {
     await index.refresh();
-    for (const guilds of [indexedGuilds, plainGuilds]) {
+    const statements = async (guilds: ReturnType<typeof guildService>) => {
       const before = sent.mock.calls.length;
       await guilds.guild(speciesIds[0]!, { limit: 5, hardiness_zone: '6' });
-      expect(sent.mock.calls.length - before).toBe(2);
-    }
+      return sent.mock.calls.length - before;
+    };
+    expect(await statements(plainGuilds)).toBe(2);
+    // From the index: the picks' row versions come with the species and its relations, and the
+    // first time their facts are read too; after that the texts written from those versions serve.
+    const fresh = guildService(database, index);
+    expect(await statements(fresh)).toBe(2);
+    expect(await statements(fresh)).toBe(1);
+  });
+
+  it("picks again when the species is related to more of a group's best than were picked beyond the limit", async () => {
+    await index.refresh();
+    // The four best nitrogen fixers (two for the limit, two picked beyond it).
+    const fixers = (JSON.parse(await plainGuilds.guild(speciesIds[239]!, { limit: 6 })) as Guild).functions
+      .nitrogen_fixer;
+    const best = (fixers ?? []).filter((c) => c.reasons.companion === null).slice(0, 4);
+    expect(best).toHaveLength(4);
+    const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
+    const [focal] = await database.db
+      .insert(species)
+      .values({ slug: 'index-focal', name_scientific: 'Focalis testis', family_id: family!.id })
+      .returning({ id: species.id });
+    await database.db.insert(companions).values(
+      best.map((c) => ({
+        species_a_id: focal!.id,
+        species_b_id: c.id,
+        relationship: 'antagonistic',
+      })) as never,
+    );
+    const q = { limit: 2 };
+    const answer = JSON.parse(await indexedGuilds.guild('index-focal', q)) as Guild;
+    expect(answer).toEqual(JSON.parse(await plainGuilds.guild('index-focal', q)));
+    const picked = (answer.functions.nitrogen_fixer ?? []).map((c) => c.id);
+    expect(picked).toHaveLength(2);
+    expect(picked).not.toContain(best[0]!.id);
+    await database.db.delete(companions).where(eq(companions.species_a_id, focal!.id));
+    await database.db.delete(species).where(eq(species.id, focal!.id));
   });
 
   it('never picks guild candidates from records changed after it was read', async () => {
     await index.refresh();
     const ref = speciesIds[0]!;
     const q = { limit: 3 };
-    const before = await indexedGuilds.guild(ref, q);
+    const before = JSON.parse(await indexedGuilds.guild(ref, q)) as Guild;
     // The best nitrogen fixer the index picked (a related species' facts are read with its relation).
     const best = (before.functions.nitrogen_fixer ?? []).find((c) => c.reasons.companion === null);
     expect(best).toBeDefined();
     // Not announced: only the row version tells that the best nitrogen fixer no longer is one.
     await database.db.update(species).set({ nitrogen_fixer: false }).where(eq(species.id, best!.id));
-    const after = await indexedGuilds.guild(ref, q);
-    expect(after).toEqual(await plainGuilds.guild(ref, q));
+    const after = JSON.parse(await indexedGuilds.guild(ref, q)) as Guild;
+    expect(after).toEqual(JSON.parse(await plainGuilds.guild(ref, q)));
     expect((after.functions.nitrogen_fixer ?? []).map((c) => c.id)).not.toContain(best!.id);
     await database.db.update(species).set({ nitrogen_fixer: true }).where(eq(species.id, best!.id));
+    feed.changed();
+  });
+
+  it('never answers a guild candidate from the text kept for an older row version', async () => {
+    await index.refresh();
+    const ref = speciesIds[0]!;
+    const q = { limit: 3 };
+    const before = JSON.parse(await indexedGuilds.guild(ref, q)) as Guild;
+    const kept = (before.functions.pollinator_attractor ?? []).find((c) => c.reasons.companion === null);
+    expect(kept).toBeDefined();
+    // A change the index does not rank by, announced: after the rebuild the species is picked
+    // again, now with a new row version whose text must be written afresh.
+    await database.db
+      .update(species)
+      .set({ name_en: 'renamed for the test' })
+      .where(eq(species.id, kept!.id));
+    feed.changed();
+    await index.refresh();
+    const after = JSON.parse(await indexedGuilds.guild(ref, q)) as Guild;
+    const again = (after.functions.pollinator_attractor ?? []).find((c) => c.id === kept!.id);
+    expect(again?.name_en).toBe('renamed for the test');
+    expect(after).toEqual(JSON.parse(await plainGuilds.guild(ref, q)));
+    await database.db.update(species).set({ name_en: kept!.name_en }).where(eq(species.id, kept!.id));
     feed.changed();
   });
 

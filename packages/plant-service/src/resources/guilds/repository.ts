@@ -67,21 +67,52 @@ const elements = (name: string, type: 'uuid' | 'text') =>
 const RELATION_COLUMNS = sql`c.id as companion_id, c.relationship, c.mechanism, c.evidence,
   c.species_a_id as a, c.species_b_id as b`;
 
+const FACT_KEYS = [
+  'id',
+  'slug',
+  'name_scientific',
+  'name_en',
+  'name_de',
+  'plant_layer',
+  'primary_image_key',
+  'native_status',
+  'guild_score',
+  'hardiness_min',
+  'hardiness_max',
+  ...GUILD_FUNCTIONS.map((fn) => `is_${fn}` as const),
+] as const;
+type FactKey = (typeof FACT_KEYS)[number];
+
+/** The column names toFacts reads, per prefix, written once rather than for every cell of every row. */
+const prefixedKeys = new Map<string, Record<FactKey, string>>();
+function keysOf(prefix: string): Record<FactKey, string> {
+  let keys = prefixedKeys.get(prefix);
+  if (keys === undefined) {
+    keys = Object.fromEntries(FACT_KEYS.map((key) => [key, `${prefix}${key}`])) as Record<FactKey, string>;
+    prefixedKeys.set(prefix, keys);
+  }
+  return keys;
+}
+
 function toFacts(row: Record<string, unknown>, prefix = ''): SpeciesFacts {
-  const at = (column: string) => row[`${prefix}${column}`];
-  const min = at('hardiness_min') as number | null;
-  const max = at('hardiness_max') as number | null;
+  const k = keysOf(prefix);
+  const min = row[k.hardiness_min] as number | null;
+  const max = row[k.hardiness_max] as number | null;
+  const has = (fn: GuildFunction) => {
+    const cell = row[k[`is_${fn}`]];
+    return cell === true || cell === 't';
+  };
   return {
-    id: at('id') as string,
-    slug: at('slug') as string,
-    name_scientific: at('name_scientific') as string,
-    name_en: at('name_en') as string | null,
-    name_de: at('name_de') as string | null,
-    plant_layer: at('plant_layer') as string | null,
-    primary_image_key: at('primary_image_key') as string | null,
-    native_status: at('native_status') as string | null,
-    guild_score: Number(at('guild_score') ?? 0),
-    functions: GUILD_FUNCTIONS.filter((fn) => at(`is_${fn}`) === true || at(`is_${fn}`) === 't'),
+    id: row[k.id] as string,
+    slug: row[k.slug] as string,
+    name_scientific: row[k.name_scientific] as string,
+    name_en: row[k.name_en] as string | null,
+    name_de: row[k.name_de] as string | null,
+    plant_layer: row[k.plant_layer] as string | null,
+    primary_image_key: row[k.primary_image_key] as string | null,
+    native_status: row[k.native_status] as string | null,
+    guild_score: Number(row[k.guild_score] ?? 0),
+    functions: GUILD_FUNCTIONS.filter(has),
     hardiness: min === null || max === null ? null : { min: Number(min), max: Number(max) },
   };
 }
@@ -124,40 +155,76 @@ export const guildRepository = {
     return rows.map((row) => ({ ...toFacts(row), xmin: row.xmin as string }));
   },
 
+  /** The row version (`xmin`) of each of the species `ids` that exists, in no particular order. */
+  async versionsByIds(db: Db, ids: readonly string[]): Promise<{ id: string; xmin: string }[]> {
+    if (ids.length === 0) return [];
+    return runPrepared<{ id: string; xmin: string }>(
+      db,
+      'guild_versions_by_ids',
+      () =>
+        sql`select s.id, s.xmin::text as xmin from ${species} s where s.id = any(array${elements('ids', 'uuid')})`,
+      { ids: JSON.stringify(ids) },
+    );
+  },
+
   /**
    * The species `ref` (a slug, or a uuid) with every relation of it and the species on the other
-   * side, in one statement; undefined when there is no such species. A uuid is looked up by id only.
+   * side, and the row versions of the species `versionsOf` (as versionsByIds), in one statement;
+   * undefined when there is no such species. A uuid is looked up by id only.
    */
   async withRelations(
     db: Db,
     ref: string,
-  ): Promise<{ focal: SpeciesFacts; relations: { relation: Relation; other: SpeciesFacts }[] } | undefined> {
+    versionsOf: readonly string[] = [],
+  ): Promise<
+    | {
+        focal: SpeciesFacts;
+        relations: { relation: Relation; other: SpeciesFacts }[];
+        versions: { id: string; xmin: string }[];
+      }
+    | undefined
+  > {
     const byId = isUuid(ref);
     const rows = await runPrepared<Record<string, unknown>>(
       db,
       'guild_with_relations',
       // Two index lookups joined by union, one of them given null: an OR of the two, as a prepared
-      // statement's generic plan, read the whole table.
+      // statement's generic plan, read the whole table. The versions are one uncorrelated subquery,
+      // run once, as text: its value repeats on every row, and only the first is read.
       () => sql`with f as (
           select * from (
             select s.* from ${species} s where s.id = ${sql.placeholder('id')}::uuid
             union all
             select s.* from ${species} s where s.slug = ${sql.placeholder('slug')}::text
           ) found limit 1)
-        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')}
+        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')},
+          (select coalesce(string_agg(v.id::text || ':' || v.xmin::text, ','), '') from ${species} v
+            where v.id = any(array${elements('versions_of', 'uuid')})) as versions
         from f
         left join ${companions} c on c.species_a_id = f.id or c.species_b_id = f.id
         left join ${species} s
           on s.id = case when c.species_a_id = f.id then c.species_b_id else c.species_a_id end`,
-      { id: byId ? ref.toLowerCase() : null, slug: byId ? null : ref },
+      {
+        id: byId ? ref.toLowerCase() : null,
+        slug: byId ? null : ref,
+        versions_of: JSON.stringify(versionsOf),
+      },
     );
     const [first] = rows;
     if (first === undefined) return undefined;
+    const versions = first.versions as string;
     return {
       focal: toFacts(first, 'f_'),
       relations: rows
         .filter((r) => r.companion_id !== null && r.companion_id !== undefined)
         .map((r) => ({ relation: toRelation(r), other: toFacts(r) })),
+      versions:
+        versions === ''
+          ? []
+          : versions.split(',').map((pair) => {
+              const [id, xmin] = pair.split(':') as [string, string];
+              return { id, xmin };
+            }),
     };
   },
 

@@ -5,14 +5,20 @@
  * documented/traditional evidence; each guild function the candidate has adds 1. Candidates
  * rank by score, then scientific name, then id. For a set of species: the pairs inside it, the
  * layers and functions it covers and lacks, and who is not hardy in a given zone.
+ *
+ * The guild around a species is answered as JSON text, written here in the order the Guild schema
+ * declares its members: most of it is the same few best candidates of each group whatever the
+ * focal species, so each candidate's text is written once per row version and kept (see
+ * CandidateTexts), instead of building and serialising ~60 objects for every request.
  */
 import type { Database } from '../../db/client.js';
 import { BadRequest, NotFound } from '../../errors.js';
+import type { JsonText } from '../../lib/json-text.js';
 import { isUuid } from '../../lib/slug.js';
 import { EVIDENCE_BONUS, GUILD_FUNCTIONS, type GuildGroupKey } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
-import type { SpeciesListIndex } from '../species/list-index.js';
+import type { GuildPicks, RowVersion, SpeciesListIndex } from '../species/list-index.js';
 import {
   type CandidateFilters,
   type Relation,
@@ -22,7 +28,6 @@ import {
 import type {
   Guild,
   GuildAvoid,
-  GuildCandidate,
   GuildCheck,
   GuildCheckBody,
   GuildMember,
@@ -38,7 +43,15 @@ function member(s: SpeciesFacts): GuildMember {
   return { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key };
 }
 
-function byScoreThenName(x: GuildCandidate, y: GuildCandidate): number {
+/** A candidate as the answer lists it: what it ranks by, and its JSON text (a GuildCandidate). */
+interface Ranked {
+  score: number;
+  name_scientific: string;
+  id: string;
+  json: string;
+}
+
+function byScoreThenName(x: Ranked, y: Ranked): number {
   if (x.score !== y.score) return y.score - x.score;
   if (x.name_scientific !== y.name_scientific) return x.name_scientific < y.name_scientific ? -1 : 1;
   return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
@@ -49,13 +62,22 @@ function byName(x: GuildMember, y: GuildMember): number {
   return x.id < y.id ? -1 : 1;
 }
 
-function candidate(s: SpeciesFacts, relation?: Relation): GuildCandidate {
+/** The species `s` as a candidate, with its beneficial relation to the focal species if it has one. */
+function candidate(s: SpeciesFacts, relation?: Relation): Ranked {
   const companionScore = relation
     ? COMPANION_SCORE + (relation.evidence ? EVIDENCE_BONUS[relation.evidence] : 0)
     : 0;
-  return {
-    ...member(s),
-    score: companionScore + s.functions.length,
+  const score = companionScore + s.functions.length;
+  // Members in the order of the GuildCandidate schema.
+  const json = JSON.stringify({
+    id: s.id,
+    slug: s.slug,
+    name_scientific: s.name_scientific,
+    name_en: s.name_en,
+    name_de: s.name_de,
+    plant_layer: s.plant_layer,
+    primary_image_key: s.primary_image_key,
+    score,
     reasons: {
       companion: relation
         ? {
@@ -66,6 +88,38 @@ function candidate(s: SpeciesFacts, relation?: Relation): GuildCandidate {
           }
         : null,
       functions: s.functions,
+    },
+  });
+  return { score, name_scientific: s.name_scientific, id: s.id, json };
+}
+
+/**
+ * How many candidates per group are picked beyond `limit` before the focal species' relations are
+ * known: its related species are left out afterwards, and a few are nearly always enough to
+ * replace them.
+ */
+const SLACK = 2;
+
+/** Candidate texts kept, at most; past it the longest kept is dropped first. */
+const KEPT_CANDIDATES = 4_096;
+
+/**
+ * The text of candidates without a relation to the focal species, by id, each for the row version
+ * it was written from. A text is used only for the row version the database has now (the caller
+ * reads the versions in the same statement that confirms the picks), so a write to a species makes
+ * its kept text unused, never wrong.
+ */
+function candidateTexts() {
+  const kept = new Map<string, { xmin: string; ranked: Ranked }>();
+  return {
+    get(id: string, xmin: string): Ranked | undefined {
+      const entry = kept.get(id);
+      return entry?.xmin === xmin ? entry.ranked : undefined;
+    },
+    set(id: string, xmin: string, ranked: Ranked): void {
+      kept.delete(id);
+      if (kept.size >= KEPT_CANDIDATES) kept.delete(kept.keys().next().value as string);
+      kept.set(id, { xmin, ranked });
     },
   };
 }
@@ -82,35 +136,97 @@ function fits(s: SpeciesFacts, filters: CandidateFilters): boolean {
  * the row version the index picked. The database picks them otherwise.
  */
 export function guildService({ db }: Database, index?: SpeciesListIndex) {
-  /** The best `limit` candidates of every group, leaving out `excluded`. */
+  const texts = candidateTexts();
+
+  /**
+   * The candidates of `groups` as ranked texts, given the row versions the database has now of
+   * (at least) every id in them: a kept text is used for its version, the facts of the others are
+   * read and must be of that version too. Undefined when one is not (the database answers then).
+   */
+  async function rankedGroups(
+    groups: Map<GuildGroupKey, string[]>,
+    versions: readonly RowVersion[],
+  ): Promise<Map<GuildGroupKey, Ranked[]> | undefined> {
+    const needed = new Set([...groups.values()].flat());
+    const byId = new Map<string, Ranked>();
+    const unknown = new Map<string, string>();
+    for (const { id, xmin } of versions) {
+      if (!needed.has(id)) continue;
+      const ranked = texts.get(id, xmin);
+      if (ranked === undefined) unknown.set(id, xmin);
+      else byId.set(id, ranked);
+    }
+    if (unknown.size > 0) {
+      for (const row of await repo.factsByIds(db, [...unknown.keys()])) {
+        if (row.xmin !== unknown.get(row.id)) return undefined;
+        const ranked = candidate(row);
+        texts.set(row.id, row.xmin, ranked);
+        byId.set(row.id, ranked);
+      }
+    }
+    if (byId.size !== needed.size) return undefined;
+    return new Map([...groups].map(([key, ids]) => [key, ids.map((id) => byId.get(id) as Ranked)]));
+  }
+
+  /**
+   * The best `limit` candidates of every group, leaving out `excluded`. `early`, when given, are
+   * picks made before the exclusions were known, `SLACK` deeper than `limit`, with the versions
+   * read of them: they serve if they still hold and every group keeps `limit` after the
+   * exclusions (or held all its group had). Otherwise the index picks again with the exclusions,
+   * and when it cannot answer, or its picks no longer hold, the database picks.
+   */
   async function topByGroup(
     excluded: string[],
     filters: CandidateFilters,
     limit: number,
-  ): Promise<Map<GuildGroupKey, SpeciesFacts[]>> {
-    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
-    const picks =
-      filters.hardinessZone !== undefined && zone === null
-        ? undefined
-        : index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, limit);
-    if (picks !== undefined) {
-      const rows = await repo.factsByIds(db, picks.ids);
-      if (picks.holds(rows)) {
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return new Map(
-          [...picks.groups].map(([key, ids]) => [key, ids.map((id) => byId.get(id) as SpeciesFacts)]),
-        );
+    early?: { picks: GuildPicks; versions: readonly RowVersion[] },
+  ): Promise<Map<GuildGroupKey, Ranked[]>> {
+    if (early?.picks.holds(early.versions)) {
+      const skip = new Set(excluded);
+      const groups = new Map<GuildGroupKey, string[]>();
+      for (const [key, ids] of early.picks.groups) {
+        const kept = ids.filter((id) => !skip.has(id));
+        // A walk that stopped at its bound may have had more members past it to replace those left out.
+        if (kept.length < limit && ids.length === limit + SLACK) break;
+        groups.set(key, kept.slice(0, limit));
+      }
+      if (groups.size === early.picks.groups.size) {
+        const ranked = await rankedGroups(groups, early.versions);
+        if (ranked !== undefined) return ranked;
       }
     }
-    return repo.topByGroup(db, excluded, filters, limit);
+    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
+    const validZone = filters.hardinessZone === undefined || zone !== null;
+    const picks = validZone
+      ? index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, limit)
+      : undefined;
+    if (picks !== undefined) {
+      const versions = await repo.versionsByIds(db, picks.ids);
+      if (picks.holds(versions)) {
+        const ranked = await rankedGroups(picks.groups, versions);
+        if (ranked !== undefined) return ranked;
+      }
+    }
+    const top = await repo.topByGroup(db, excluded, filters, limit);
+    return new Map([...top].map(([key, facts]) => [key, facts.map((s) => candidate(s))]));
   }
 
   return {
-    async guild(ref: string, q: GuildQuery): Promise<Guild> {
-      const found = await repo.withRelations(db, ref);
+    async guild(ref: string, q: GuildQuery): Promise<JsonText<Guild>> {
+      const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
+      // Candidates picked before the species and its relations are read, so that one statement
+      // reads those and the picks' row versions together.
+      const zone = q.hardiness_zone === undefined ? null : zoneInterval(q.hardiness_zone);
+      const picks =
+        q.hardiness_zone !== undefined && zone === null
+          ? undefined
+          : index?.guildCandidates(
+              { excluded: [], zone, nativeStatus: q.native_status ?? null },
+              q.limit + SLACK,
+            );
+      const found = await repo.withRelations(db, ref, picks?.ids ?? []);
       if (found === undefined) throw new NotFound(`species '${ref}' not found`);
       const { focal, relations } = found;
-      const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
       const avoid: GuildAvoid[] = relations
         .filter(({ relation }) => relation.relationship === 'antagonistic')
         .map(({ relation, other }) => ({
@@ -130,34 +246,33 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
           .filter(({ relation }) => relation.relationship !== 'neutral')
           .map(({ other }) => other.id),
       ];
-      const top = await topByGroup(excluded, filters, q.limit);
-      const group = (key: GuildGroupKey, related: typeof companions) =>
-        [...related.map((c) => c.scored), ...(top.get(key) ?? []).map((s) => candidate(s))]
+      const top = await topByGroup(excluded, filters, q.limit, picks && { picks, versions: found.versions });
+      // One group's members as a JSON object member: `"name":[candidate,…]`.
+      const group = (name: string, key: GuildGroupKey, related: typeof companions) => {
+        const ranked = [...related.map((c) => c.scored), ...(top.get(key) ?? [])]
           .sort(byScoreThenName)
           .slice(0, q.limit);
-      return {
-        species: member(focal),
-        hardiness_zone: q.hardiness_zone ?? null,
-        functions: Object.fromEntries(
-          GUILD_FUNCTIONS.map((fn) => [
-            fn,
-            group(
-              `function:${fn}`,
-              companions.filter((c) => c.facts.functions.includes(fn)),
-            ),
-          ]),
-        ) as Guild['functions'],
-        layers: Object.fromEntries(
-          PLANT_LAYERS.map((layer) => [
-            layer,
-            group(
-              `layer:${layer}`,
-              companions.filter((c) => c.facts.plant_layer === layer),
-            ),
-          ]),
-        ) as Guild['layers'],
-        avoid,
+        return `${JSON.stringify(name)}:[${ranked.map((r) => r.json).join(',')}]`;
       };
+      const functions = GUILD_FUNCTIONS.map((fn) =>
+        group(
+          fn,
+          `function:${fn}`,
+          companions.filter((c) => c.facts.functions.includes(fn)),
+        ),
+      );
+      const layers = PLANT_LAYERS.map((layer) =>
+        group(
+          layer,
+          `layer:${layer}`,
+          companions.filter((c) => c.facts.plant_layer === layer),
+        ),
+      );
+      // Members in the order of the Guild schema.
+      return (
+        `{"species":${JSON.stringify(member(focal))},"hardiness_zone":${JSON.stringify(q.hardiness_zone ?? null)},` +
+        `"functions":{${functions.join(',')}},"layers":{${layers.join(',')}},"avoid":${JSON.stringify(avoid)}}`
+      );
     },
 
     async check(body: GuildCheckBody): Promise<GuildCheck> {
