@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { species } from '../../src/db/tables.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
 
@@ -62,6 +63,31 @@ describe('response cache', () => {
       expect(missing.statusCode).toBe(404);
       expect(missing.headers['x-cache']).toBeUndefined();
     }
+  });
+
+  it("keeps a large body from its URL's second request, a small one from its first", async () => {
+    await t.database.db.insert(species).values(
+      Array.from({ length: 30 }, (_, i) => ({
+        slug: `cache-large-${i}`,
+        name_scientific: `Magnus ${i}`,
+        family_id: family.id,
+        description: 'A long description. '.repeat(20),
+      })),
+    );
+    const url = '/api/v1/species?per_page=30&search=magnus';
+    const states: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ url });
+      expect(res.statusCode).toBe(200);
+      states.push(res.headers['x-cache']);
+      if (i === 0) expect(res.body.length).toBeGreaterThan(8 * 1024);
+    }
+    expect(states).toEqual(['MISS', 'MISS', 'HIT']);
+    const small = `/api/v1/species/cache-large-0`;
+    const first = await t.app.inject({ url: small });
+    expect(first.body.length).toBeLessThan(8 * 1024);
+    expect(first.headers['x-cache']).toBe('MISS');
+    expect((await t.app.inject({ url: small })).headers['x-cache']).toBe('HIT');
   });
 
   it('is off with RESPONSE_CACHE_MB=0', async () => {
