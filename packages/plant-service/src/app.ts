@@ -100,10 +100,14 @@ export async function buildApp({
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);
   // The cache before compression: its onSend hook must see (and hash) the uncompressed body.
-  // Beside the responses, a quarter as much again for records' JSON texts (see recordTexts), which
-  // serve list pages whose URLs do not repeat; RESPONSE_CACHE_MB=0 turns both off.
-  const recordTextBytes = Math.floor(config.responseCacheBytes / 4);
-  await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
+  // RESPONSE_CACHE_MB is shared: a fifth for records' JSON texts (see recordTexts), which serve list
+  // pages whose URLs do not repeat, the rest for whole responses; 0 turns both off.
+  const recordTextBytes = Math.floor(config.responseCacheBytes / 5);
+  await app.register(responseCache, {
+    feed: changeFeed,
+    maxBytes: config.responseCacheBytes - recordTextBytes,
+    metrics,
+  });
   await registerCompression(app);
   await registerOpenApi(app);
   if (config.metricsEnabled) metrics.serve(app);
