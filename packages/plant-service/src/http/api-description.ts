@@ -92,7 +92,7 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
   \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
-  in-memory cache (\`X-Cache: HIT\`). A body above 8 KiB is kept from its URL's second request, a smaller
+  in-memory cache (\`X-Cache: HIT\`). A body above 16 KiB is kept from its URL's second request, a smaller
   one from its first. Every successful write invalidates it at once on the instance
   that took the write and, with PostgreSQL, within milliseconds on the others.
 - **Bulk export** (\`GET /api/v1/export\`, public): the whole database as NDJSON, one record per line with

@@ -9,7 +9,8 @@
  * last SEEN_URLS URLs are remembered). Under traffic whose URLs seldom repeat (filter panels,
  * crawlers), keeping every large body only pushed the one before it out and left both for the
  * old generation's collector: it cost a list page with facets a quarter of the throughput it has
- * without the cache. Small bodies cost little to keep, and are kept at once.
+ * without the cache. Small bodies (a record, a page of search results) cost little to keep, and are
+ * kept at once.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -41,7 +42,7 @@ interface Entry {
 
 const MAX_ENTRY_BYTES = 1024 * 1024;
 /** Bodies up to this size are kept from their first request; larger ones from their second. */
-const ADMIT_AT_ONCE_BYTES = 8 * 1024;
+const ADMIT_AT_ONCE_BYTES = 16 * 1024;
 /** URLs of large bodies remembered as requested, so that a second request keeps its body. */
 const SEEN_URLS = 16_384;
 
