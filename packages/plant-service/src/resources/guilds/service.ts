@@ -11,6 +11,7 @@
  * focal species, so each candidate's text is written once per row version and kept (see
  * CandidateTexts), instead of building and serialising ~60 objects for every request.
  */
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import type { JsonText } from '../../lib/json-text.js';
@@ -100,7 +101,7 @@ function candidate(s: SpeciesFacts, relation?: Relation): Ranked {
  */
 const SLACK = 2;
 
-/** Candidate texts kept, at most; past it the longest kept is dropped first. */
+/** Candidate texts kept, at most; past it the least recently used is dropped. */
 const KEPT_CANDIDATES = 4_096;
 
 /**
@@ -110,15 +111,13 @@ const KEPT_CANDIDATES = 4_096;
  * its kept text unused, never wrong.
  */
 function candidateTexts() {
-  const kept = new Map<string, { xmin: string; ranked: Ranked }>();
+  const kept = new LRUCache<string, { xmin: string; ranked: Ranked }>({ max: KEPT_CANDIDATES });
   return {
     get(id: string, xmin: string): Ranked | undefined {
       const entry = kept.get(id);
       return entry?.xmin === xmin ? entry.ranked : undefined;
     },
     set(id: string, xmin: string, ranked: Ranked): void {
-      kept.delete(id);
-      if (kept.size >= KEPT_CANDIDATES) kept.delete(kept.keys().next().value as string);
       kept.set(id, { xmin, ranked });
     },
   };
@@ -132,8 +131,9 @@ function fits(s: SpeciesFacts, filters: CandidateFilters): boolean {
 
 /**
  * `index`, when given, picks the candidates of each group from memory while it is current (see
- * species/list-index.ts); their facts are then read by id, and used only if every record is still
- * the row version the index picked. The database picks them otherwise.
+ * species/list-index.ts); their row versions are read, and the picks used only if every record is
+ * still the row version the index picked; facts are read only for picks without a kept text. The
+ * database picks them otherwise.
  */
 export function guildService({ db }: Database, index?: SpeciesListIndex) {
   const texts = candidateTexts();
