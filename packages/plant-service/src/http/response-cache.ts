@@ -58,7 +58,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
         ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length * 2 + 200 })
         : undefined;
     if (cache) metrics.cache.size(() => cache.calculatedSize);
-    const seen = new LRUCache<string, true>({ max: SEEN_URLS });
+    const seen = cache ? new LRUCache<string, true>({ max: SEEN_URLS }) : undefined;
 
     // A cached route answers a current If-None-Match with 304; its document says so.
     app.addHook('onRoute', (route) => {
@@ -92,7 +92,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)
         return payload;
       const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-      if (payload.length <= ADMIT_AT_ONCE_BYTES || seen.delete(request.url)) {
+      if (payload.length <= ADMIT_AT_ONCE_BYTES || seen?.delete(request.url)) {
         cache?.set(request.url, {
           body: payload,
           etag,
@@ -100,7 +100,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
           version,
         });
       } else {
-        seen.set(request.url, true);
+        seen?.set(request.url, true);
       }
       reply.header('etag', etag).header('x-cache', 'MISS');
       return payload;

@@ -77,4 +77,23 @@ describe('record texts', () => {
       );
     }
   });
+  it('answers a record whose text is dropped while its statement runs', async () => {
+    // Each text is gone the moment it is read, as other requests' texts can push it out meanwhile.
+    const entries = new Map<string, { xmin: string; json: string }>();
+    const dropping: RecordTexts = {
+      get(key) {
+        const entry = entries.get(key);
+        entries.delete(key);
+        return entry;
+      },
+      offer: (key, entry) => void entries.set(key, entry),
+    };
+    const kept = catalogueRepository(species, 'species', undefined, dropping);
+    const plain = catalogueRepository(species, 'species');
+    await kept.jsonByIds(database.db, ids);
+    expect(entries.size).toBe(ids.length);
+    expect(sorted(await kept.jsonByIds(database.db, ids))).toEqual(
+      sorted(await plain.jsonByIds(database.db, ids)),
+    );
+  });
 });

@@ -13,6 +13,7 @@ import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
 import { companions, families, species } from '../../src/db/tables.js';
 import { catalogueRepositories } from '../../src/resources/catalogue.js';
+import { guildRepository } from '../../src/resources/guilds/repository.js';
 import type { Guild } from '../../src/resources/guilds/schemas.js';
 import { guildService } from '../../src/resources/guilds/service.js';
 import { type SpeciesListIndex, speciesListIndex } from '../../src/resources/species/list-index.js';
@@ -171,7 +172,7 @@ describe('species list from memory', () => {
     );
   });
 
-  it('answers a guild in two statements: the species with its relations, then the candidates', async () => {
+  it("answers a guild in two statements at most, and in one once the candidates' texts are kept", async () => {
     await index.refresh();
     const statements = async (guilds: ReturnType<typeof guildService>) => {
       const before = sent.mock.calls.length;
@@ -213,6 +214,32 @@ describe('species list from memory', () => {
     expect(picked).not.toContain(best[0]!.id);
     await database.db.delete(companions).where(eq(companions.species_a_id, focal!.id));
     await database.db.delete(species).where(eq(species.id, focal!.id));
+  });
+
+  it('answers from the database when a candidate changes between reading its version and its facts', async () => {
+    await index.refresh();
+    // No texts kept yet, so the picks' facts are read after their versions.
+    const fresh = guildService(database, index);
+    const ref = speciesIds[0]!;
+    const q = { limit: 3 };
+    const before = JSON.parse(await plainGuilds.guild(ref, q)) as Guild;
+    const best = (before.functions.nitrogen_fixer ?? []).find((c) => c.reasons.companion === null);
+    expect(best).toBeDefined();
+    const read = guildRepository.factsByIds.bind(guildRepository);
+    const between = vi.spyOn(guildRepository, 'factsByIds').mockImplementationOnce(async (db, ids) => {
+      await database.db.update(species).set({ nitrogen_fixer: false }).where(eq(species.id, best!.id));
+      return read(db, ids);
+    });
+    try {
+      const answer = JSON.parse(await fresh.guild(ref, q)) as Guild;
+      expect(between).toHaveBeenCalled();
+      expect(answer).toEqual(JSON.parse(await plainGuilds.guild(ref, q)));
+      expect((answer.functions.nitrogen_fixer ?? []).map((c) => c.id)).not.toContain(best!.id);
+    } finally {
+      between.mockRestore();
+      await database.db.update(species).set({ nitrogen_fixer: true }).where(eq(species.id, best!.id));
+      feed.changed();
+    }
   });
 
   it('never picks guild candidates from records changed after it was read', async () => {

@@ -139,6 +139,16 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
   const texts = candidateTexts();
 
   /**
+   * The index's best `depth` candidates per group leaving out `excluded`; undefined when the index
+   * cannot answer (not current, or a zone it cannot read).
+   */
+  function indexPicks(excluded: string[], filters: CandidateFilters, depth: number): GuildPicks | undefined {
+    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
+    if (filters.hardinessZone !== undefined && zone === null) return undefined;
+    return index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, depth);
+  }
+
+  /**
    * The candidates of `groups` as ranked texts, given the row versions the database has now of
    * (at least) every id in them: a kept text is used for its version, the facts of the others are
    * read and must be of that version too. Undefined when one is not (the database answers then).
@@ -195,11 +205,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
         if (ranked !== undefined) return ranked;
       }
     }
-    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
-    const validZone = filters.hardinessZone === undefined || zone !== null;
-    const picks = validZone
-      ? index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, limit)
-      : undefined;
+    const picks = indexPicks(excluded, filters, limit);
     if (picks !== undefined) {
       const versions = await repo.versionsByIds(db, picks.ids);
       if (picks.holds(versions)) {
@@ -216,14 +222,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
       const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
       // Candidates picked before the species and its relations are read, so that one statement
       // reads those and the picks' row versions together.
-      const zone = q.hardiness_zone === undefined ? null : zoneInterval(q.hardiness_zone);
-      const picks =
-        q.hardiness_zone !== undefined && zone === null
-          ? undefined
-          : index?.guildCandidates(
-              { excluded: [], zone, nativeStatus: q.native_status ?? null },
-              q.limit + SLACK,
-            );
+      const picks = indexPicks([], filters, q.limit + SLACK);
       const found = await repo.withRelations(db, ref, picks?.ids ?? []);
       if (found === undefined) throw new NotFound(`species '${ref}' not found`);
       const { focal, relations } = found;
