@@ -10,6 +10,7 @@ import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, 
 import { type PgColumn, PgDialect, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
 import { NotFound } from '../errors.js';
+import { FrequencyAdmission } from '../lib/frequency-admission.js';
 import type { JsonText } from '../lib/json-text.js';
 import { isUuid } from '../lib/slug.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -134,34 +135,45 @@ export const freshTotals: ListTotals = { recall: () => NOTHING_RECALLED };
  *
  * Random list pages of a large catalogue rarely repeat a URL, so the response cache seldom answers
  * them, while the same records recur on many pages; writing a wide record as JSON was most of the
- * database's work for such a page. A text is kept only for a record read before (recently, by
- * key): when records seldom recur, keeping each one read would only churn the heap.
+ * database's work for such a page. Once the budget is full, a text is kept only for a record read
+ * more often lately than those it would push out (lib/frequency-admission.ts): when records seldom
+ * recur, keeping each one read would only churn the heap.
  */
 export interface RecordTexts {
+  /** The kept text of `key`, if any; counts a read of it. */
   get(key: string): { xmin: string; json: string } | undefined;
-  /** Keeps the text if `key` was read before. */
-  offer(key: string, entry: { xmin: string; json: string }): void;
+  /** Keeps the text of `key` at row version `xmin`, if the admission rule lets it in. */
+  offer(key: string, xmin: string, json: string): void;
 }
 
-/** Keys remembered as read, per text the budget holds on average. */
-const SEEN_PER_TEXT = 4;
+/** Keys whose reads are counted, per text the budget holds on average. */
+const COUNTED_PER_TEXT = 4;
+/** A kept text's own objects, besides its characters (one byte each: JSON from the database). */
+const TEXT_ENTRY_BYTES = 120;
 
 /** Record texts in at most `maxBytes`; undefined for 0 (every page reads its records' JSON). */
 export function recordTexts(maxBytes: number, averageBytes = 2_000): RecordTexts | undefined {
   if (maxBytes <= 0) return undefined;
+  const sizeOf = (json: string, key: string) => json.length + key.length + TEXT_ENTRY_BYTES;
   const texts = new LRUCache<string, { xmin: string; json: string }>({
     maxSize: maxBytes,
-    // A one-byte string per character, and the entry's own objects.
-    sizeCalculation: (entry, key) => entry.json.length + key.length + 120,
+    sizeCalculation: (entry, key) => sizeOf(entry.json, key),
   });
-  const seen = new LRUCache<string, true>({
-    max: Math.max(16, Math.ceil((maxBytes / averageBytes) * SEEN_PER_TEXT)),
-  });
+  const frequency = new FrequencyAdmission<string>(
+    Math.max(16, Math.ceil((maxBytes / averageBytes) * COUNTED_PER_TEXT)),
+    () => texts.size,
+  );
   return {
-    get: (key) => texts.get(key),
-    offer(key, entry) {
-      if (seen.has(key)) texts.set(key, entry);
-      else seen.set(key, true);
+    get(key) {
+      frequency.touch(key);
+      return texts.get(key);
+    },
+    offer(key, xmin, json) {
+      // The entry object is made only when kept: objects made for every row and kept for some
+      // would teach V8 to allocate them all in the old generation, with the texts they hold.
+      if (frequency.admits(texts, key, sizeOf(json, key), (entry, k) => sizeOf(entry.json, k))) {
+        texts.set(key, { xmin, json });
+      }
     },
   };
 }
@@ -372,7 +384,7 @@ export function catalogueRepository<T extends CatalogueTable>(
       );
       return rows.map(({ id, xmin, json }) => {
         if (json === null) return { id, xmin, json: (known.get(id) as { json: JsonText<R> }).json };
-        texts?.offer(textKey(id), { xmin, json });
+        texts?.offer(textKey(id), xmin, json);
         return { id, xmin, json };
       });
     },

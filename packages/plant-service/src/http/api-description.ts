@@ -92,8 +92,11 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
   \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
-  in-memory cache (\`X-Cache: HIT\`). A body above 16 KiB is kept from its URL's second request, a smaller
-  one from its first. Every successful write invalidates it at once on the instance
+  in-memory cache (\`X-Cache: HIT\`). A body up to 16 KiB (a record, a page of search results) is kept
+  from its URL's first request. A larger one (a list page, a guild) is kept while the cache has room;
+  once it is full, only for a URL requested more often lately than the bodies it would push out, so
+  URLs requested once or twice (a filter panel, a crawler) do not push out those read again and again.
+  Every successful write invalidates it at once on the instance
   that took the write and, with PostgreSQL, within milliseconds on the others.
 - **Bulk export** (\`GET /api/v1/export\`, public): the whole database as NDJSON, one record per line with
   its kind in \`type\`, in dependency order, references by slug, no ids or timestamps, sorted, so the same

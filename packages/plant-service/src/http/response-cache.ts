@@ -5,18 +5,22 @@
  * successful write (POST, PUT, PATCH, DELETE answered below 400) moves the version, so a write is
  * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
  *
- * A body above ADMIT_AT_ONCE_BYTES is kept only when its URL was requested before (recently: the
- * last SEEN_URLS URLs are remembered). Under traffic whose URLs seldom repeat (filter panels,
- * crawlers), keeping every large body only pushed the one before it out and left both for the
- * old generation's collector: it cost a list page with facets a quarter of the throughput it has
- * without the cache. Small bodies (a record, a page of search results) cost little to keep, and are
- * kept at once.
+ * A body up to ADMIT_AT_ONCE_BYTES (a record, a page of search results) is kept at once. A larger one
+ * (a list page, a guild) is kept while there is room, and once the cache is full only if its URL was
+ * requested more often lately than the entries it would push out (lib/frequency-admission.ts;
+ * requests are counted for the last COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
+ * (filter panels, crawlers), keeping every large body pushed out one that was read more often and
+ * left both for the old generation's collector: list pages with facets ran a fifth slower with the
+ * cache than without it. Small bodies cost the collector little, and type-ahead searches, which
+ * repeat within minutes but seldom three times, lose two thirds of their hits when kept only for a
+ * URL requested more often than those they push out.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
+import { FrequencyAdmission } from '../lib/frequency-admission.js';
 import { WRITE_METHODS } from '../lib/write-methods.js';
 import { noneMatch } from './conditional.js';
 import type { AppMetrics } from './metrics.js';
@@ -41,10 +45,14 @@ interface Entry {
 }
 
 const MAX_ENTRY_BYTES = 1024 * 1024;
-/** Bodies up to this size are kept from their first request; larger ones from their second. */
+/** Bodies up to this size are kept at once; larger ones by the frequency of their URL. */
 const ADMIT_AT_ONCE_BYTES = 16 * 1024;
-/** URLs of large bodies remembered as requested, so that a second request keeps its body. */
-const SEEN_URLS = 16_384;
+/** URLs whose requests are counted for admission (about 2 MB of keys and counts). */
+const COUNTED_URLS = 16_384;
+/** An entry's own objects, besides its body. */
+const ENTRY_BYTES = 200;
+/** What an entry takes of the cache's budget: a string's worst case, two bytes a character. */
+const sizeOf = (entry: Entry) => entry.body.length * 2 + ENTRY_BYTES;
 
 const NOT_MODIFIED = {
   type: 'null',
@@ -54,11 +62,10 @@ const NOT_MODIFIED = {
 export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: AppMetrics }>(
   async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
     const cache =
-      maxBytes > 0
-        ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: (e) => e.body.length * 2 + 200 })
-        : undefined;
+      maxBytes > 0 ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf }) : undefined;
     if (cache) metrics.cache.size(() => cache.calculatedSize);
-    const seen = cache ? new LRUCache<string, true>({ max: SEEN_URLS }) : undefined;
+    const frequency = new FrequencyAdmission<string>(COUNTED_URLS, () => cache?.size ?? 0);
+    const stale = (entry: Entry) => entry.version !== feed.version;
 
     // A cached route answers a current If-None-Match with 304; its document says so.
     app.addHook('onRoute', (route) => {
@@ -70,6 +77,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;
       request.cacheVersion = feed.version;
+      frequency.touch(request.url);
       const entry = cache.get(request.url);
       if (!entry || entry.version !== feed.version) {
         metrics.cache.miss();
@@ -91,16 +99,21 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)
         return payload;
-      const etag = `"${createHash('sha1').update(payload).digest('base64url')}"`;
-      if (payload.length <= ADMIT_AT_ONCE_BYTES || seen?.delete(request.url)) {
-        cache?.set(request.url, {
+      const etag = `"${hash('sha1', payload, 'base64url')}"`;
+      const size = payload.length * 2 + ENTRY_BYTES;
+      // The entry object is made only when kept: an object made for every response and kept for
+      // some teaches V8 to allocate them all in the old generation, each holding its body there
+      // until the next full collection (a collection every half second under list traffic).
+      if (
+        cache &&
+        (payload.length <= ADMIT_AT_ONCE_BYTES || frequency.admits(cache, request.url, size, sizeOf, stale))
+      ) {
+        cache.set(request.url, {
           body: payload,
           etag,
           type: String(reply.getHeader('content-type')),
           version,
         });
-      } else {
-        seen?.set(request.url, true);
       }
       reply.header('etag', etag).header('x-cache', 'MISS');
       return payload;

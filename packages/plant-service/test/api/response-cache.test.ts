@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { species } from '../../src/db/tables.js';
+import { families, species } from '../../src/db/tables.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { fixtures } from '../helpers/fixtures.js';
 
@@ -65,29 +65,60 @@ describe('response cache', () => {
     }
   });
 
-  it("keeps a large body from its URL's second request, a small one from its first", async () => {
-    await t.database.db.insert(species).values(
-      Array.from({ length: 30 }, (_, i) => ({
-        slug: `cache-large-${i}`,
-        name_scientific: `Magnus ${i}`,
-        family_id: family.id,
-        description: 'A long description. '.repeat(40),
-      })),
-    );
-    const url = '/api/v1/species?per_page=30&search=magnus';
-    const states: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
-      const res = await t.app.inject({ url });
-      expect(res.statusCode).toBe(200);
-      states.push(res.headers['x-cache']);
-      if (i === 0) expect(res.body.length).toBeGreaterThan(16 * 1024);
+  it('once full, keeps a large body only for a URL requested more often than those it pushes out', async () => {
+    // 1 MB holds one page of 30 species with 10,000-character descriptions (over 300,000
+    // characters, counted at two bytes each), never two.
+    const small = await createTestApp({ RESPONSE_CACHE_MB: '1' });
+    try {
+      const [own] = await small.database.db
+        .insert(families)
+        .values({ slug: 'cache-admission', name_scientific: 'Admissionaceae' })
+        .returning({ id: families.id });
+      await small.database.db.insert(species).values(
+        Array.from({ length: 30 }, (_, i) => ({
+          slug: `cache-large-${i}`,
+          name_scientific: `Magnus ${i}`,
+          family_id: own!.id,
+          description: 'A long description. '.repeat(500),
+        })),
+      );
+      const states = async (url: string, times: number) => {
+        const seen: unknown[] = [];
+        for (let i = 0; i < times; i++) {
+          const res = await small.app.inject({ url });
+          expect(res.statusCode).toBe(200);
+          expect(res.body.length).toBeGreaterThan(300_000);
+          seen.push(res.headers['x-cache']);
+        }
+        return seen;
+      };
+      const first = '/api/v1/species?per_page=30&search=magnus';
+      const second = '/api/v1/species?per_page=30&search=magnus&page=1';
+      // With room, a body is kept from its first request.
+      expect(await states(first, 2)).toEqual(['MISS', 'HIT']);
+      // Requested as often as the kept one (twice), the second URL does not push it out; a third
+      // time, it does.
+      expect(await states(second, 4)).toEqual(['MISS', 'MISS', 'MISS', 'HIT']);
+      expect(await states(first, 1)).toEqual(['MISS']);
+      // A body up to 16 KiB is kept at once, however full the cache.
+      const record = '/api/v1/species/cache-large-0';
+      const once = await small.app.inject({ url: record });
+      expect(once.body.length).toBeLessThan(16 * 1024);
+      expect(once.headers['x-cache']).toBe('MISS');
+      expect((await small.app.inject({ url: record })).headers['x-cache']).toBe('HIT');
+      // After a write, kept bodies are stale and leave for any body.
+      const put = await small.app.inject({
+        method: 'PUT',
+        url: '/api/v1/families/cache-admission',
+        headers: { cookie: await small.cookie() },
+        payload: { name_scientific: 'Admissionaceae', name_en: 'changed' },
+      });
+      expect(put.statusCode).toBe(200);
+      const third = `/api/v1/species?per_page=30&search=magnus&family=cache-admission`;
+      expect(await states(third, 2)).toEqual(['MISS', 'HIT']);
+    } finally {
+      await small.close();
     }
-    expect(states).toEqual(['MISS', 'MISS', 'HIT']);
-    const small = `/api/v1/species/cache-large-0`;
-    const first = await t.app.inject({ url: small });
-    expect(first.body.length).toBeLessThan(16 * 1024);
-    expect(first.headers['x-cache']).toBe('MISS');
-    expect((await t.app.inject({ url: small })).headers['x-cache']).toBe('HIT');
   });
 
   it('is off with RESPONSE_CACHE_MB=0', async () => {
