@@ -51,8 +51,9 @@ const ADMIT_AT_ONCE_BYTES = 16 * 1024;
 const COUNTED_URLS = 16_384;
 /** An entry's own objects, besides its body. */
 const ENTRY_BYTES = 200;
-/** What an entry takes of the cache's budget: a string's worst case, two bytes a character. */
-const sizeOf = (entry: Entry) => entry.body.length * 2 + ENTRY_BYTES;
+/** What an entry with `body` takes of the cache's budget: a string's worst case, two bytes a character. */
+const sizeOfBody = (body: string) => body.length * 2 + ENTRY_BYTES;
+const sizeOf = (entry: Entry) => sizeOfBody(entry.body);
 
 const NOT_MODIFIED = {
   type: 'null',
@@ -64,7 +65,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
     const cache =
       maxBytes > 0 ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf }) : undefined;
     if (cache) metrics.cache.size(() => cache.calculatedSize);
-    const frequency = new FrequencyAdmission<string>(COUNTED_URLS, () => cache?.size ?? 0);
+    const frequency = cache ? new FrequencyAdmission<string>(COUNTED_URLS, () => cache.size) : undefined;
     const stale = (entry: Entry) => entry.version !== feed.version;
 
     // A cached route answers a current If-None-Match with 304; its document says so.
@@ -77,7 +78,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
     app.addHook('onRequest', async (request, reply) => {
       if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;
       request.cacheVersion = feed.version;
-      frequency.touch(request.url);
+      frequency?.touch(request.url);
       const entry = cache.get(request.url);
       if (!entry || entry.version !== feed.version) {
         metrics.cache.miss();
@@ -100,13 +101,13 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)
         return payload;
       const etag = `"${hash('sha1', payload, 'base64url')}"`;
-      const size = payload.length * 2 + ENTRY_BYTES;
       // The entry object is made only when kept: an object made for every response and kept for
       // some teaches V8 to allocate them all in the old generation, each holding its body there
       // until the next full collection (a collection every half second under list traffic).
       if (
         cache &&
-        (payload.length <= ADMIT_AT_ONCE_BYTES || frequency.admits(cache, request.url, size, sizeOf, stale))
+        (payload.length <= ADMIT_AT_ONCE_BYTES ||
+          frequency?.admits(cache, request.url, sizeOfBody(payload), sizeOf, stale))
       ) {
         cache.set(request.url, {
           body: payload,
