@@ -20,7 +20,7 @@ import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 import { runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
-export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
+export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn; json_text: PgColumn };
 
 export interface PageRequest {
   page: number;
@@ -42,7 +42,7 @@ export interface Page<T> {
 
 /**
  * Columns the database derives for its own use (full-text vectors, name text for trigrams,
- * hardiness half-zones, guild score); never part of a response.
+ * hardiness half-zones, guild score, the response text); never part of a response.
  */
 const INTERNAL_COLUMNS = [
   'search',
@@ -51,6 +51,7 @@ const INTERNAL_COLUMNS = [
   'hardiness_min',
   'hardiness_max',
   'guild_score',
+  'json_text',
 ] as const;
 
 /** A row as a response carries it: every column but the internal, derived ones. */
@@ -63,15 +64,16 @@ export function publicColumns(table: PgTable): Record<string, PgColumn> {
 }
 
 /**
- * A row's public columns as JSON text, written by the database, for list pages: reading a page of
- * rows of some 90 columns into objects and serialising them again cost the service about five times
- * the CPU, and halved the p99 of list pages under load when removed. A single record by ref stays on
- * objects: there the database's share grew more than the service's shrank (measured lower
- * throughput at 50 connections). The keys and their order are the record's; a timestamp is written
- * as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so the text is the one the records' own
- * serialisation would give.
+ * A row's public columns as JSON text, written by the database: what list pages and reads by ref
+ * send. Reading rows of some 90 columns into objects and serialising them again cost the service
+ * about five times the CPU. Writing the JSON for every row read was then most of the database's
+ * work for a page, so each row keeps its text (`json_text`, written by a trigger on every insert and
+ * update, migration 0011) and this expression is the declaration that text must equal (tests
+ * compare them for every row) and the fallback for a row without one. The keys and their order are
+ * the record's; a timestamp is written as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so
+ * the text is the one the records' own serialisation would give.
  */
-function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
+export function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
   const parts = Object.entries(columns).map(([key, column]) =>
     column.getSQLType().startsWith('timestamp')
       ? sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ${sql.identifier(key)}`
@@ -183,6 +185,8 @@ export interface CatalogueRepository<R> {
   byRef(ex: Executor, ref: string): Promise<R | undefined>;
   /** The record by slug or uuid; NotFound naming the noun and the ref when there is none. */
   get(ex: Executor, ref: string): Promise<R>;
+  /** The record by slug or uuid as its kept JSON text (what `get` answers, written); NotFound likewise. */
+  getText(db: Db, ref: string): Promise<JsonText<R>>;
   exists(ex: Executor, id: string): Promise<boolean>;
   /**
    * One page of the listed rows, with the total count. The page's ids are found
@@ -229,7 +233,9 @@ export function catalogueRepository<T extends CatalogueTable>(
   type R = PublicRow<T>;
   const table: CatalogueTable = of;
   const columns = publicColumns(table);
-  const json = rowJson<R>(columns);
+  // The text the row's trigger kept (migration 0011); written here only for a row that has none,
+  // which the triggers leave to none but a write that bypassed them.
+  const json = sql<JsonText<R>>`coalesce(${table.json_text}, ${rowJson<R>(columns)})`;
   // Drizzle cannot follow a column selection over a generic table: the rows of `columns` are the
   // public rows of T, by the selection's construction.
   const typed = (rows: unknown[]) => rows as R[];
@@ -245,42 +251,62 @@ export function catalogueRepository<T extends CatalogueTable>(
    * prepared once per database, so neither drizzle nor PostgreSQL plans them on every request.
    * Nothing is cached: every lookup reads rows committed before it was sent.
    */
-  const loaders = new WeakMap<Executor, Record<Column, DataLoader<string, R | undefined>>>();
-  function loader(ex: Executor, column: Column): DataLoader<string, R | undefined> {
+  type Loaders = Record<Column, DataLoader<string, R | undefined>> & {
+    text: Record<Column, DataLoader<string, JsonText<R> | undefined>>;
+  };
+  const loaders = new WeakMap<Executor, Loaders>();
+  function loadersOf(ex: Executor): Loaders {
     let found = loaders.get(ex);
     if (!found) {
-      const make = (column: Column) => {
-        const name = `${getTableName(table)}_by_${column}`;
+      const make = <V>(
+        column: Column,
+        selection: Record<string, unknown>,
+        name: string,
+        value: (row: never) => V,
+      ) => {
         const one: Lookup = ex
-          .select(columns)
+          .select(selection as typeof columns)
           .from(table)
           .where(eq(table[column], sql.placeholder('ref')))
           .limit(1)
           .prepare(name);
         const many: Lookup = ex
-          .select(columns)
+          .select(selection as typeof columns)
           .from(table)
           .where(
             sql`${table[column]} = any(${sql.placeholder('refs')}::${column === 'id' ? sql`uuid[]` : sql`text[]`})`,
           )
           .prepare(`${name}_batch`);
-        return new DataLoader<string, R | undefined>(
+        const of = (row: unknown) => (row === undefined ? undefined : value(row as never));
+        return new DataLoader<string, V | undefined>(
           async (refs) => {
-            if (refs.length === 1) return [typed(await one.execute({ ref: refs[0] }))[0]];
-            const rows = typed(await many.execute({ refs: [...new Set(refs)] }));
-            const byRef = new Map(rows.map((row) => [(row as Record<Column, string>)[column], row]));
-            return refs.map((ref) => byRef.get(ref));
+            if (refs.length === 1) return [of((await one.execute({ ref: refs[0] }))[0])];
+            const rows = (await many.execute({ refs: [...new Set(refs)] })) as Record<string, unknown>[];
+            const byRef = new Map(rows.map((row) => [row[column] as string, row]));
+            return refs.map((ref) => of(byRef.get(ref)));
           },
           // The turn's lookups are collected until its I/O callbacks have run; no cache, since a
           // loader lives as long as the database object and must not answer from older reads.
           { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
         );
       };
-      found = { id: make('id'), slug: make('slug') };
+      const rows = (column: Column) =>
+        make(column, columns, `${getTableName(table)}_by_${column}`, (row: R) => row);
+      // A record's response as its kept text: no row of 90 columns made into an object and
+      // serialised again, which was most of the service's work for a read by ref.
+      const texts = (column: Column) =>
+        make(
+          column,
+          { [column]: table[column], json },
+          `${getTableName(table)}_text_by_${column}`,
+          (row: { json: JsonText<R> }) => row.json,
+        );
+      found = { id: rows('id'), slug: rows('slug'), text: { id: texts('id'), slug: texts('slug') } };
       loaders.set(ex, found);
     }
-    return found[column];
+    return found;
   }
+  const loader = (ex: Executor, column: Column) => loadersOf(ex)[column];
 
   // A prepared statement whose rows come back as pg gives them: three plain columns need no
   // mapping, and on a list page read from the species index this is the request's only statement.
@@ -326,6 +352,13 @@ export function catalogueRepository<T extends CatalogueTable>(
 
     async get(ex, ref) {
       const found = await repository.byRef(ex, ref);
+      if (found === undefined) throw new NotFound(`${noun} '${ref}' not found`);
+      return found;
+    },
+
+    async getText(db, ref) {
+      const { text } = loadersOf(db);
+      const found = await (isUuid(ref) ? text.id.load(ref.toLowerCase()) : text.slug.load(ref));
       if (found === undefined) throw new NotFound(`${noun} '${ref}' not found`);
       return found;
     },

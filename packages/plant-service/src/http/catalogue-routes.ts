@@ -11,10 +11,13 @@ import { Ref, RefParams } from '../schema/types.js';
 import { needsAuth } from './needs-auth.js';
 import { Deleted, errors, sessionSecurity, writeErrors } from './route-schemas.js';
 
-/** Lists answer JSON text the database wrote (see rowJson); the other routes answer records. */
+/**
+ * Lists and reads by ref answer the JSON text the database keeps for each record (see rowJson);
+ * writes answer the record they wrote.
+ */
 export interface CatalogueService<R, L, Q, C, U> {
   list(query: Q): Promise<JsonText<L>>;
-  get(ref: string): Promise<R>;
+  get(ref: string): Promise<JsonText<R>>;
   create(input: C): Promise<R>;
   update(ref: string, input: U): Promise<R>;
   remove(ref: string): Promise<void>;
@@ -89,7 +92,10 @@ export function catalogueRoutes<
           response: { 200: record, ...errors(400, 404) },
         },
       },
-      (request) => o.service.get((request.params as Params).ref),
+      (request, reply) => {
+        reply.type(JSON_CONTENT_TYPE);
+        return o.service.get((request.params as Params).ref);
+      },
     );
 
     app.post(

@@ -29,7 +29,7 @@ export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue
     list: async (q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> =>
       pageJson(await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q))),
 
-    get: (ref: string): Promise<Cultivar> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Cultivar>> => repo.getText(db, ref),
 
     create(input: CreateCultivar): Promise<Cultivar> {
       return transaction(db, async ({ tx }) => {

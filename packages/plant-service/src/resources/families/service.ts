@@ -15,7 +15,7 @@ export function familyService({ db }: Database, { families: repo }: Catalogue) {
     list: async (q: FamilyListQuery): Promise<JsonText<Page<Family>>> =>
       pageJson(await withSearch(q, (tsquery) => repo.page(db, familyRepository.listing(tsquery), q))),
 
-    get: (ref: string): Promise<Family> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Family>> => repo.getText(db, ref),
 
     create(input: CreateFamily): Promise<Family> {
       return repo.insert(db, slugify(input.name_scientific), input);

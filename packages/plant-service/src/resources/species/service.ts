@@ -72,7 +72,7 @@ export function speciesService(
       return pageJson(page, { facets: facets ?? Object.fromEntries(facetNames.map((name) => [name, []])) });
     },
 
-    get: (ref: string): Promise<Species> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Species>> => repo.getText(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
       checkHardiness(input.hardiness_zone_usda);

@@ -12,7 +12,7 @@ export function supplierService({ db }: Database, { suppliers: repo }: Catalogue
   return {
     list: async (): Promise<JsonText<Supplier[]>> =>
       jsonArray(await repo.all(db, [asc(suppliers.name), asc(suppliers.id)])),
-    get: (ref: string): Promise<Supplier> => repo.get(db, ref),
+    get: (ref: string): Promise<JsonText<Supplier>> => repo.getText(db, ref),
     create: (input: CreateSupplier): Promise<Supplier> => repo.insert(db, slugify(input.name), input),
     update(ref: string, input: UpdateSupplier): Promise<Supplier> {
       return transaction(db, async ({ tx }) => {
