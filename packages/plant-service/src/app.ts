@@ -100,10 +100,6 @@ export async function buildApp({
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);
   // The cache before compression: its onSend hook must see (and hash) the uncompressed body.
-  // Beside the responses, a quarter as much again for records' JSON texts (see recordTexts), which
-  // serve list pages whose URLs do not repeat; RESPONSE_CACHE_MB=0 turns both off. (Taking them out
-  // of the responses' share cost search a fifth of its cache hits.)
-  const recordTextBytes = Math.floor(config.responseCacheBytes / 4);
   await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
   await registerCompression(app);
   await registerOpenApi(app);
@@ -124,7 +120,6 @@ export async function buildApp({
       onResize: metrics.resize,
     },
     changeFeed,
-    recordTextBytes,
   );
   app.decorate('warmIndexes', resources.warmIndexes);
   await registerWebPages(app);

@@ -10,7 +10,6 @@ import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, 
 import { type PgColumn, PgDialect, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
 import { NotFound } from '../errors.js';
-import { FrequencyAdmission } from '../lib/frequency-admission.js';
 import type { JsonText } from '../lib/json-text.js';
 import { isUuid } from '../lib/slug.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -129,57 +128,6 @@ export function listTotals(db: Db, feed: ChangeFeed): ListTotals {
 /** Counts every time: for callers without a change feed (the command line). */
 export const freshTotals: ListTotals = { recall: () => NOTHING_RECALLED };
 
-/**
- * Records' JSON texts as the database wrote them, by table and id, each with the row version
- * (`xmin`) it was written from; bounded by bytes, least recently used first out. A text serves
- * only a read that finds the same row version in the database, so a write makes it unused, never
- * wrong, and no announcement of the write is needed.
- *
- * Random list pages of a large catalogue rarely repeat a URL, so the response cache seldom answers
- * them, while the same records recur on many pages; writing a wide record as JSON was most of the
- * database's work for such a page. Once the budget is full, a text is kept only for a record read
- * more often lately than those it would push out (lib/frequency-admission.ts): when records seldom
- * recur, keeping each one read would only churn the heap.
- */
-export interface RecordTexts {
-  /** The kept text of `key`, if any; counts a read of it. */
-  get(key: string): { xmin: string; json: string } | undefined;
-  /** Keeps the text of `key` at row version `xmin`, if the admission rule lets it in. */
-  offer(key: string, xmin: string, json: string): void;
-}
-
-/** Keys whose reads are counted, per text the budget holds on average. */
-const COUNTED_PER_TEXT = 4;
-/** A kept text's own objects, besides its characters (one byte each: JSON from the database). */
-const TEXT_ENTRY_BYTES = 120;
-
-/** Record texts in at most `maxBytes`; undefined for 0 (every page reads its records' JSON). */
-export function recordTexts(maxBytes: number, averageBytes = 2_000): RecordTexts | undefined {
-  if (maxBytes <= 0) return undefined;
-  const sizeOf = (json: string, key: string) => json.length + key.length + TEXT_ENTRY_BYTES;
-  const texts = new LRUCache<string, { xmin: string; json: string }>({
-    maxSize: maxBytes,
-    sizeCalculation: (entry, key) => sizeOf(entry.json, key),
-  });
-  const frequency = new FrequencyAdmission<string>(
-    Math.max(16, Math.ceil((maxBytes / averageBytes) * COUNTED_PER_TEXT)),
-    () => texts.size,
-  );
-  return {
-    get(key) {
-      frequency.touch(key);
-      return texts.get(key);
-    },
-    offer(key, xmin, json) {
-      // The entry object is made only when kept: objects made for every row and kept for some
-      // would teach V8 to allocate them all in the old generation, with the texts they hold.
-      if (frequency.admits(texts, key, sizeOf(json, key), (entry, k) => sizeOf(entry.json, k))) {
-        texts.set(key, { xmin, json });
-      }
-    },
-  };
-}
-
 export interface CatalogueRepository<R> {
   /** The record by slug or uuid. */
   byRef(ex: Executor, ref: string): Promise<R | undefined>;
@@ -196,8 +144,7 @@ export interface CatalogueRepository<R> {
   page(ex: Executor, listing: Listing, request: PageRequest): Promise<Page<JsonText<R>>>;
   /**
    * The rows of `ids` that exist, as JSON text with their row version (`xmin`, which every update
-   * changes), in no particular order: the page of a list whose ids were chosen elsewhere. With
-   * record texts, the database writes JSON only for rows whose version has no text kept.
+   * changes), in no particular order: the page of a list whose ids were chosen elsewhere.
    */
   jsonByIds(db: Db, ids: readonly string[]): Promise<{ id: string; xmin: string; json: JsonText<R> }[]>;
   /** Every row as JSON text, in `order` (for the short, unpaginated lists). */
@@ -228,7 +175,6 @@ export function catalogueRepository<T extends CatalogueTable>(
   of: T,
   noun: string,
   totals: ListTotals = freshTotals,
-  texts?: RecordTexts,
 ): CatalogueRepository<PublicRow<T>> {
   type R = PublicRow<T>;
   const table: CatalogueTable = of;
@@ -311,16 +257,9 @@ export function catalogueRepository<T extends CatalogueTable>(
   // A prepared statement whose rows come back as pg gives them: three plain columns need no
   // mapping, and on a list page read from the species index this is the request's only statement.
   const byIdsName = `${getTableName(table)}_json_by_ids`;
-  // The JSON is null for a row whose version is among the `known` ones: a subquery in a branch of
-  // CASE runs only when that branch is taken.
   const byIdsStatement = () =>
-    sql`select ${table.id} as id, ${table}.xmin::text as xmin,
-          case when k.xmin = ${table}.xmin::text then null else ${json} end as json
-        from ${table}
-        left join unnest(${sql.placeholder('known_ids')}::uuid[], ${sql.placeholder('known_xmins')}::text[])
-          as k(id, xmin) on k.id = ${table.id}
-        where ${table.id} = any(${sql.placeholder('ids')}::uuid[])`;
-  const textKey = (id: string) => `${getTableName(table)}\u0000${id}`;
+    sql`select ${table.id} as id, ${table}.xmin::text as xmin, ${json} as json
+        from ${table} where ${table.id} = any(${sql.placeholder('ids')}::uuid[])`;
 
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
@@ -399,26 +338,8 @@ export function catalogueRepository<T extends CatalogueTable>(
 
     async jsonByIds(db, ids) {
       if (ids.length === 0) return [];
-      // Taken now: an entry evicted while the statement runs must still answer for its row.
-      const known = new Map<string, { xmin: string; json: string }>();
-      for (const id of ids) {
-        const entry = texts?.get(textKey(id));
-        if (entry !== undefined) known.set(id, entry);
-      }
-      const rows = await runPrepared<{ id: string; xmin: string; json: JsonText<R> | null }>(
-        db,
-        byIdsName,
-        byIdsStatement,
-        {
-          ids: [...ids],
-          known_ids: [...known.keys()],
-          known_xmins: [...known.values()].map((entry) => entry.xmin),
-        },
-      );
-      return rows.map(({ id, xmin, json }) => {
-        if (json === null) return { id, xmin, json: (known.get(id) as { json: JsonText<R> }).json };
-        texts?.offer(textKey(id), xmin, json);
-        return { id, xmin, json };
+      return runPrepared<{ id: string; xmin: string; json: JsonText<R> }>(db, byIdsName, byIdsStatement, {
+        ids: [...ids],
       });
     },
 

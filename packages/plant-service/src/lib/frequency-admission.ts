@@ -1,6 +1,6 @@
 /**
  * Admission by recent frequency, for a size-bounded LRU that keeps things read again (responses by
- * URL, records' JSON texts by row). A plain LRU keeps whatever was read last: under traffic whose
+ * URL). A plain LRU keeps whatever was read last: under traffic whose
  * keys seldom repeat (a filter panel, a crawler), every new entry pushes out one that was read
  * more often, and both die in the old generation's collector, so the cache costs more than it saves.
  *

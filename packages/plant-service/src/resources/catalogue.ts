@@ -2,15 +2,15 @@
  * The catalogue's repositories, one per table, made once per app: they share the list totals
  * and carry the work that goes with removing a record (its images).
  */
-import { catalogueRepository, type ListTotals, type RecordTexts } from '../db/catalogue-repository.js';
+import { catalogueRepository, type ListTotals } from '../db/catalogue-repository.js';
 import { cultivars, families, species, suppliers } from '../db/tables.js';
 
-export function catalogueRepositories(totals?: ListTotals, texts?: RecordTexts) {
+export function catalogueRepositories(totals?: ListTotals) {
   return {
-    families: catalogueRepository(families, 'family', totals, texts),
-    species: catalogueRepository(species, 'species', totals, texts),
-    cultivars: catalogueRepository(cultivars, 'cultivar', totals, texts),
-    suppliers: catalogueRepository(suppliers, 'supplier', totals, texts),
+    families: catalogueRepository(families, 'family', totals),
+    species: catalogueRepository(species, 'species', totals),
+    cultivars: catalogueRepository(cultivars, 'cultivar', totals),
+    suppliers: catalogueRepository(suppliers, 'supplier', totals),
   };
 }
 

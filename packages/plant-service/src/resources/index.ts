@@ -1,6 +1,6 @@
 /** Mounts every resource's routes under its URL prefix; services get the database here. */
 import type { FastifyInstance } from 'fastify';
-import { listTotals, recordTexts } from '../db/catalogue-repository.js';
+import { listTotals } from '../db/catalogue-repository.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -45,9 +45,8 @@ export async function registerResources(
   database: Database,
   storage: ResourceStorage,
   changeFeed: ChangeFeed,
-  recordTextBytes = 0,
 ): Promise<{ warmIndexes(): void }> {
-  const catalogue = catalogueRepositories(listTotals(database.db, changeFeed), recordTexts(recordTextBytes));
+  const catalogue = catalogueRepositories(listTotals(database.db, changeFeed));
   // Deleting a family, species or cultivar removes its images.
   const images = imageService(database, storage.store, {
     maxBytes: storage.imageMaxBytes,
