@@ -1,14 +1,13 @@
 /** Hardiness zones in datasets and in databases migrated from before the zone form was enforced. */
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkDataset } from '../../src/dataset/check.js';
 import { KIND } from '../../src/dataset/kinds.js';
-import { newPglite, openPglite } from '../../src/db/client.js';
-import { migrate, migrationsFolder } from '../../src/db/migrate.js';
+import { migrate } from '../../src/db/migrate.js';
+import { databaseBefore } from '../helpers/earlier-migrations.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -42,26 +41,8 @@ describe('the hardiness migration', () => {
   // Runs the migrations on a fresh PGlite: over the default timeout on a busy machine.
   it('normalises stored zones, turns reversed ranges round and clears what it cannot read', async () => {
     // A database as it was before: every migration up to the one that introduces the zone form.
-    const before = path.join(dir, 'before');
-    await mkdir(path.join(before, 'meta'), { recursive: true });
-    const journal = JSON.parse(
-      await readFile(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8'),
-    ) as {
-      entries: { tag: string }[];
-    };
-    const upTo = journal.entries.findIndex((e) => e.tag.endsWith('planner_hardiness_guilds'));
-    const earlier = journal.entries.slice(0, upTo);
-    await writeFile(
-      path.join(before, 'meta', '_journal.json'),
-      JSON.stringify({ ...journal, entries: earlier }),
-    );
-    for (const file of await readdir(migrationsFolder)) {
-      if (earlier.some((e) => file === `${e.tag}.sql`))
-        await copyFile(path.join(migrationsFolder, file), path.join(before, file));
-    }
-    const database = await openPglite({ instance: await newPglite() });
+    const database = await databaseBefore('planner_hardiness_guilds', dir);
     try {
-      await migratePglite(database.db as never, { migrationsFolder: before });
       const stored = ['4-8', ' USDA 5 - 9 ', 'Zone 7b', '6 to 8', '9–4', '8b-7a', 'H4', '5/6', '14', ''];
       await database.db.execute(
         sql`insert into families (id, slug, name_scientific) values ('00000000-0000-4000-8000-000000000001', 'f', 'F')`,
