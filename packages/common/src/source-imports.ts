@@ -22,3 +22,15 @@ export function importSpecifiers(text: string): string[] {
     ...text.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g),
   ].map((match) => (match[1] ?? match[2]) as string);
 }
+
+/**
+ * The specifiers a module loads as soon as it is loaded itself: its static imports and
+ * re-exports, without `import type` / `export type` (erased when compiled) or `import()`.
+ */
+export function staticImportSpecifiers(text: string): string[] {
+  return [
+    ...text.matchAll(
+      /^\s*(?:import|export)\s+(?!type\s)[^'"]*?from\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+    ),
+  ].map((match) => (match[1] ?? match[2]) as string);
+}

@@ -109,7 +109,7 @@ export async function buildApp({
   await app.register(authGuard, { database, config });
   await app.register(authRoutes(createOidcLogin(app, database, config), config));
 
-  const imageStore = store ?? createObjectStore(config.storage.store);
+  const imageStore = store ?? (await createObjectStore(config.storage.store));
   if (!store) app.addHook('onClose', () => imageStore.close());
   const resources = await registerResources(
     app,

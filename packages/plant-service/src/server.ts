@@ -57,7 +57,7 @@ async function main(): Promise<void> {
   // PGlite has no autovacuum: statistics are refreshed at start (before listening) and while running.
   const stopStatistics = database.kind === 'pglite' ? await keepStatisticsCurrent(database, log) : () => {};
 
-  const store = createObjectStore(config.storage.store);
+  const store = await createObjectStore(config.storage.store);
   try {
     // One listing request: a missing bucket, bad credentials or an unreachable endpoint show now.
     for await (const _ of store.list('')) break;

@@ -19,7 +19,7 @@ try {
   const database = config.databaseUrl
     ? openPostgres({ url: config.databaseUrl, poolSize: 1 })
     : await openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
-  const store = createObjectStore(config.storage.store);
+  const store = await createObjectStore(config.storage.store);
   try {
     const result = await sweepOrphans(database, store, { graceMs: config.storage.gcGraceMs, dryRun });
     for (const key of result.orphans) console.log(`${dryRun ? 'would delete' : 'deleted'} ${key}`);

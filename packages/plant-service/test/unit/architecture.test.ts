@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { importSpecifiers, sourceFiles } from '@plants/common/source-imports';
+import { importSpecifiers, sourceFiles, staticImportSpecifiers } from '@plants/common/source-imports';
 import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
@@ -44,6 +44,30 @@ async function crossings(): Promise<{ from: string; to: string; where: string }[
     }
   }
   return found;
+}
+
+/**
+ * Packages a service loads only when the feature that needs them is used: the AWS SDK with the S3
+ * store, sharp with the first image decoded or resized. Loaded at start, each costs resident
+ * memory in every deployment, however it is configured.
+ */
+const LOADED_WHEN_USED = [/^@aws-sdk\//, /^sharp$/];
+
+/** The packages loaded at start by `entry`: every package its static imports reach, through src. */
+async function packagesLoadedBy(entry: string): Promise<Map<string, string>> {
+  const packages = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = async (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const specifier of staticImportSpecifiers(await readFile(file, 'utf8'))) {
+      if (specifier.startsWith('.')) await visit(resolve(dirname(file), specifier.replace(/\.js$/, '.ts')));
+      else if (!specifier.startsWith('node:') && !packages.has(specifier))
+        packages.set(specifier, relative(SRC, file));
+    }
+  };
+  await visit(resolve(SRC, entry));
+  return packages;
 }
 
 /** The parts that lie on a cycle of imports (the strongly connected groups of more than one part). */
@@ -96,12 +120,30 @@ describe('architecture', () => {
     expect(cycles(edges)).toEqual([]);
   });
 
+  it('loads the S3 SDK and sharp only when they are used, not at start', async () => {
+    for (const entry of ['server.ts', 'app.ts']) {
+      const loaded = await packagesLoadedBy(entry);
+      const early = [...loaded]
+        .filter(([name]) => LOADED_WHEN_USED.some((pattern) => pattern.test(name)))
+        .map(([name, by]) => `${entry}: ${by} imports ${name}`);
+      expect(early).toEqual([]);
+      // The walk itself reaches the packages every request needs.
+      expect(loaded.has('fastify')).toBe(true);
+    }
+  });
+
   it('finds the imports and cycles the checks above rely on', () => {
     expect(
       importSpecifiers(
         "import { a } from '../db/a.js';\nexport type { B } from \"./b.js\";\nawait import('./c.js');",
       ),
     ).toEqual(['../db/a.js', './b.js', './c.js']);
+    expect(
+      staticImportSpecifiers(
+        "import a from 'a';\nimport type { B } from 'b';\nexport { c } from './c.js';\n" +
+          "import {\n  type D,\n  e,\n} from 'e';\nimport 'f';\nconst g = await import('g');",
+      ),
+    ).toEqual(['a', './c.js', 'e', 'f']);
     const edges = new Map([
       ['db', new Set(['resources'])],
       ['resources', new Set(['db', 'lib'])],

@@ -4,7 +4,7 @@
  * that does not decode could never be resized or shown.
  */
 import type { Readable } from 'node:stream';
-import sharp from 'sharp';
+import { loadSharp } from './sharp.js';
 import { MAX_PIXELS } from './upload-stream.js';
 
 /**
@@ -13,6 +13,7 @@ import { MAX_PIXELS } from './upload-stream.js';
  * The source is destroyed either way, so a failure leaves no file open.
  */
 export async function decodeFully(source: Readable): Promise<void> {
+  const sharp = await loadSharp();
   const decoder = sharp({ failOn: 'error', limitInputPixels: MAX_PIXELS, sequentialRead: true });
   source.once('error', (error) => decoder.destroy(error));
   try {

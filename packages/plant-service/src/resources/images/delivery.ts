@@ -9,7 +9,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import sharp from 'sharp';
 import { BadRequest, NotFound, ServiceUnavailable } from '../../errors.js';
 import {
   type ByteRange,
@@ -20,6 +19,7 @@ import {
 } from '../../storage/object-store.js';
 import { contentTypeOf, type ImageKey, parseOriginalKey, variantKey } from './image-keys.js';
 import type { ImageWidth } from './schemas.js';
+import { loadSharp } from './sharp.js';
 import { MAX_PIXELS } from './upload-stream.js';
 
 export interface Located {
@@ -82,6 +82,7 @@ export function imageDelivery(
     });
     if (!source) return undefined;
     // Orientation from EXIF is applied, so copies display as the original does; never enlarged.
+    const sharp = await loadSharp();
     const transform = sharp({ failOn: 'none', limitInputPixels: MAX_PIXELS })
       .rotate()
       .resize({ width, withoutEnlargement: true })
