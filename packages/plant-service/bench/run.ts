@@ -214,20 +214,28 @@ async function main() {
       pglite: backends.includes('pglite') ? { DATA_DIR: await preparePglite() } : {},
     };
     /** results[backend][cache on/off][scenario] */
-    const results: Record<string, Record<string, Record<string, Measured>>> = {};
+    const results: Results = {};
+    /** The baseline measured right after each service run: baselines[backend][cache on/off]. */
+    const baselines: Record<string, Record<string, LoadResult>> = {};
     let bodies: Record<string, string> | undefined;
     for (const backend of backends) {
       results[backend] = {};
+      baselines[backend] = {};
       for (const cache of cacheModes) {
         const env = cache === 'on' ? envs[backend] : { ...envs[backend], RESPONSE_CACHE_MB: '0' };
         const label = `${backend}${cache === 'on' ? '' : ', no cache'}`;
         const run = await benchService(label, env, plan);
         results[backend]![cache] = run.results;
         bodies ??= run.bodies;
+        // The machine's speed drifts by a quarter or more within minutes; a baseline taken next to
+        // the service's scenarios is what their ratios are read against.
+        const baseline = await benchBaseline(bodies);
+        baselines[backend]![cache] = baseline;
+        console.log(
+          `${label} | baseline: ${baseline.rps.toFixed(0)} req/s p50 ${baseline.p50} ms p99 ${baseline.p99} ms`,
+        );
       }
     }
-    const baseline = await benchBaseline(bodies!);
-    console.log(`baseline: ${baseline.rps.toFixed(0)} req/s p50 ${baseline.p50} ms p99 ${baseline.p99} ms`);
     const load1 = os
       .loadavg()
       .map((l) => l.toFixed(2))
@@ -236,17 +244,19 @@ async function main() {
 
     const complete = (names: string[]) => fullRun && names.every((n) => plan.some((p) => p.name === n));
     if (suites.includes('cached') && complete(Object.keys(scenarios)))
-      await writeSection(resultsFile, 'bench:api', cachedSection(results, baseline));
+      await writeSection(resultsFile, 'bench:api', cachedSection(results, baselines));
     if (suites.includes('realistic') && complete(Object.keys(realistic)))
-      await writeSection(resultsFile, 'bench:realistic', realisticSection(results, baseline, load1));
+      await writeSection(resultsFile, 'bench:realistic', realisticSection(results, baselines, load1));
     console.log(fullRun ? `results written to ${resultsFile}` : 'partial run: RESULTS.md left as it is');
   } finally {
     await cluster?.stop();
   }
 }
 
+type Baselines = Record<string, Record<string, LoadResult>>;
+
 const header = (
-  baseline: LoadResult,
+  baselines: Baselines,
 ) => `Run on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; load generator
 (autocannon, ${connections} connections, ${seconds} s after a ${opts.warmup} s warm-up, both once the service had built its
 in-memory indexes) on the same machine; service with
@@ -255,12 +265,21 @@ in-memory indexes) on the same machine; service with
 )
   .map(([k, v]) => `${v.toLocaleString('en')} ${k}`)
   .join(', ')}.
-Ratios are against the baseline measured in the same run: a bare \`node:http\` server returning the
-same species JSON from memory: **${baseline.rps.toFixed(0)} req/s**, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms.`;
+Ratios are against the baseline measured in the same run, right after each service run (the
+machine's speed drifts within minutes): a bare \`node:http\` server returning the same species JSON
+from memory. Baselines: ${backends
+  .flatMap((b) =>
+    cacheModes.map(
+      (c) =>
+        `${BACKEND_LABEL[b]}${c === 'on' ? '' : ', no cache'} **${baselines[b]![c]!.rps.toFixed(0)} req/s** (p99 ${baselines[b]![c]!.p99} ms)`,
+    ),
+  )
+  .join('; ')}.`;
 
 type Results = Record<string, Record<string, Record<string, Measured>>>;
 
-function cachedSection(results: Results, baseline: LoadResult): string {
+function cachedSection(results: Results, baselines: Baselines): string {
+  const base = (backend: Backend, cache: string) => baselines[backend]![cache]!.rps;
   const pg = results.postgres!.on!;
   const pgNoCache = results.postgres!.off!;
   const pglite = results.pglite!.on!;
@@ -268,15 +287,15 @@ function cachedSection(results: Results, baseline: LoadResult): string {
   const peak = (r: Record<string, Measured>) =>
     Math.max(...(Object.keys(scenarios) as Scenario[]).map((n) => r[n]!.peakMb)).toFixed(0);
   const rows = (Object.keys(scenarios) as Scenario[]).flatMap((name) => [
-    `| ${name} | PostgreSQL | ${fmt(pg[name]!, baseline.rps)} |`,
-    `| ${name} | PostgreSQL, no cache | ${fmt(pgNoCache[name]!, baseline.rps)} |`,
-    `| ${name} | PGlite | ${fmt(pglite[name]!, baseline.rps)} |`,
-    `| ${name} | PGlite, no cache | ${fmt(pgliteNoCache[name]!, baseline.rps)} |`,
+    `| ${name} | PostgreSQL | ${fmt(pg[name]!, base('postgres', 'on'))} |`,
+    `| ${name} | PostgreSQL, no cache | ${fmt(pgNoCache[name]!, base('postgres', 'off'))} |`,
+    `| ${name} | PGlite | ${fmt(pglite[name]!, base('pglite', 'on'))} |`,
+    `| ${name} | PGlite, no cache | ${fmt(pgliteNoCache[name]!, base('pglite', 'off'))} |`,
   ]);
   return `
 ## Plant service API, cached scenarios — \`npm run bench\`
 
-${header(baseline)}
+${header(baselines)}
 
 | scenario | backend | req/s | p50 ms | p99 ms | of baseline | errors |
 |---|---|---|---|---|---|---|
@@ -293,7 +312,7 @@ every request.
 `;
 }
 
-function realisticSection(results: Results, baseline: LoadResult, loadAvg: string): string {
+function realisticSection(results: Results, baselines: Baselines, loadAvg: string): string {
   const names = Object.keys(realistic) as RealScenario[];
   const rows: string[] = [];
   for (const name of names)
@@ -301,11 +320,11 @@ function realisticSection(results: Results, baseline: LoadResult, loadAvg: strin
       for (const cache of cacheModes) {
         const r = results[backend]![cache]![name]!;
         rows.push(
-          `| ${name} | ${BACKEND_LABEL[backend]}${cache === 'on' ? '' : ', no cache'} | ${fmt(r, baseline.rps)} | ${(100 * r.hitRatio).toFixed(0)} % | ${r.peakMb.toFixed(0)} |`,
+          `| ${name} | ${BACKEND_LABEL[backend]}${cache === 'on' ? '' : ', no cache'} | ${fmt(r, baselines[backend]![cache]!.rps)} | ${(100 * r.hitRatio).toFixed(0)} % | ${r.peakMb.toFixed(0)} |`,
         );
       }
   const pg = results.postgres!.on!;
-  const pct = (r: LoadResult) => (100 * r.rps) / baseline.rps;
+  const pct = (r: LoadResult) => (100 * r.rps) / baselines.postgres!.on!.rps;
   const check = (ok: boolean) => (ok ? 'met' : '**missed**');
   const [slug, list, , search, mixed] = names.map((n) => pg[n]!);
   const pgPeak = Math.max(...cacheModes.flatMap((c) => names.map((n) => results.postgres![c]![n]!.peakMb)));
@@ -316,9 +335,8 @@ function realisticSection(results: Results, baseline: LoadResult, loadAvg: strin
   return `
 ## Plant service API, realistic uncached traffic — \`npm run bench:real\`
 
-${header(baseline)}
-Machine load (1, 5, 15 min averages) when the run ended: ${loadAvg} — the machine was shared, so
-absolute figures are low; the ratios against the baseline of the same run partly cancel the load.
+${header(baselines)}
+Machine load (1, 5, 15 min averages) when the run ended: ${loadAvg}.
 
 Every request is a new URL drawn by a seeded generator (bench/realistic.ts) over the whole dataset:
 a species by slug (uniform over 50,000); a species list with a random family, layer, flags and
