@@ -216,7 +216,7 @@ async function main() {
     /** results[backend][cache on/off][scenario] */
     const results: Results = {};
     /** The baseline measured right after each service run: baselines[backend][cache on/off]. */
-    const baselines: Record<string, Record<string, LoadResult>> = {};
+    const baselines: Baselines = {};
     let bodies: Record<string, string> | undefined;
     for (const backend of backends) {
       results[backend] = {};
@@ -255,6 +255,10 @@ async function main() {
 
 type Baselines = Record<string, Record<string, LoadResult>>;
 
+/** A backend and cache mode as the tables name them. */
+const modeLabel = (backend: Backend, cache: string) =>
+  `${BACKEND_LABEL[backend]}${cache === 'on' ? '' : ', no cache'}`;
+
 const header = (
   baselines: Baselines,
 ) => `Run on ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores, Node ${process.version}; load generator
@@ -271,7 +275,7 @@ from memory. Baselines: ${backends
   .flatMap((b) =>
     cacheModes.map(
       (c) =>
-        `${BACKEND_LABEL[b]}${c === 'on' ? '' : ', no cache'} **${baselines[b]![c]!.rps.toFixed(0)} req/s** (p99 ${baselines[b]![c]!.p99} ms)`,
+        `${modeLabel(b, c)} **${baselines[b]![c]!.rps.toFixed(0)} req/s** (p99 ${baselines[b]![c]!.p99} ms)`,
     ),
   )
   .join('; ')}.`;
@@ -320,7 +324,7 @@ function realisticSection(results: Results, baselines: Baselines, loadAvg: strin
       for (const cache of cacheModes) {
         const r = results[backend]![cache]![name]!;
         rows.push(
-          `| ${name} | ${BACKEND_LABEL[backend]}${cache === 'on' ? '' : ', no cache'} | ${fmt(r, baselines[backend]![cache]!.rps)} | ${(100 * r.hitRatio).toFixed(0)} % | ${r.peakMb.toFixed(0)} |`,
+          `| ${name} | ${modeLabel(backend, cache)} | ${fmt(r, baselines[backend]![cache]!.rps)} | ${(100 * r.hitRatio).toFixed(0)} % | ${r.peakMb.toFixed(0)} |`,
         );
       }
   const pg = results.postgres!.on!;

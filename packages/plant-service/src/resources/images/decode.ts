@@ -4,7 +4,7 @@
  * that does not decode could never be resized or shown.
  */
 import type { Readable } from 'node:stream';
-import { loadSharp } from './sharp.js';
+import type { Sharp } from './sharp.js';
 import { MAX_PIXELS } from './upload-stream.js';
 
 /**
@@ -12,8 +12,7 @@ import { MAX_PIXELS } from './upload-stream.js';
  * pixel data included). Per-channel statistics read every pixel, row by row, keeping none.
  * The source is destroyed either way, so a failure leaves no file open.
  */
-export async function decodeFully(source: Readable): Promise<void> {
-  const sharp = await loadSharp();
+export async function decodeFully(sharp: Sharp, source: Readable): Promise<void> {
   const decoder = sharp({ failOn: 'error', limitInputPixels: MAX_PIXELS, sequentialRead: true });
   source.once('error', (error) => decoder.destroy(error));
   try {

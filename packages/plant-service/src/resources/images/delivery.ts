@@ -76,13 +76,13 @@ export function imageDelivery(
   }
 
   async function resize(original: ImageKey, key: string, target: string, width: ImageWidth) {
+    const sharp = await loadSharp();
     const source = await store.get(key).catch((error) => {
       if (error instanceof ObjectNotFound) return undefined;
       throw error;
     });
     if (!source) return undefined;
     // Orientation from EXIF is applied, so copies display as the original does; never enlarged.
-    const sharp = await loadSharp();
     const transform = sharp({ failOn: 'none', limitInputPixels: MAX_PIXELS })
       .rotate()
       .resize({ width, withoutEnlargement: true })

@@ -58,7 +58,8 @@ export const imageRoutes = (
             `type or name. Larger than IMAGE_MAX_BYTES (default ${10} MiB): 413, detected while ` +
             'streaming. More than 50 megapixels: 400. The image is decoded to its last pixel before it is ' +
             'accepted: truncated or corrupt pixel data is a 400 naming `file`. The record must exist (404). The first image ' +
-            'of a record becomes its primary; `is_primary` true/1 makes the new image the primary.',
+            'of a record becomes its primary; `is_primary` true/1 makes the new image the primary. ' +
+            '503 while the image store or the image library (loaded with the first image) is unavailable.',
           security: sessionSecurity,
           consumes: ['multipart/form-data'],
           body: UploadFormSchema,

@@ -21,6 +21,7 @@ import { decodeFully } from './decode.js';
 import { entityPrefix, FORMATS, originalKey, parseOriginalKey, variantKey } from './image-keys.js';
 import { imageRepository as repo } from './repository.js';
 import { IMAGE_WIDTHS, type Image, type UploadFields } from './schemas.js';
+import { loadSharp } from './sharp.js';
 import { sniffUpload, type UploadFile } from './upload-stream.js';
 
 /** An uploaded object that has no record yet: commit() or discard() it. */
@@ -109,6 +110,10 @@ export function imageService(
         file.destroy();
         throw new NotFound(`${entityType} ${entityId} not found`, { field: 'entity_id' });
       }
+      const sharp = await loadSharp().catch((error: unknown) => {
+        file.destroy();
+        throw error;
+      });
       const sniffed = await sniffUpload(file, maxBytes);
       const id = randomUUID();
       const key = originalKey(entityType, entityId, id, sniffed.format);
@@ -124,7 +129,7 @@ export function imageService(
         throw error;
       }
       try {
-        await decodeFully(await store.get(key));
+        await decodeFully(sharp, await store.get(key));
       } catch (error) {
         await removeObjects([key]);
         if (error instanceof StorageError) throw storageUnavailable(error);
