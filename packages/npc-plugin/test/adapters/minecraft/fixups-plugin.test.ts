@@ -1,10 +1,11 @@
+import type { SquidPlayer } from 'flying-squid';
 import type { Bot } from 'mineflayer';
 import type { Entity } from 'prismarine-entity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalServer } from '../../../src/adapters/minecraft/local-server/local-server.js';
 import { eventually, joinPlayer, quit, startServer, waitForEvent } from '../../helpers/minecraft.js';
 
-// The three flying-squid 1.12 bugs the fix-up plugin handles, each seen from a real mineflayer client.
+// The four flying-squid 1.12 bugs the fix-up plugin handles, each seen from a real mineflayer client.
 describe('flying-squid fix-up plugin', () => {
   let server: LocalServer;
   let first: Bot;
@@ -51,6 +52,37 @@ describe('flying-squid fix-up plugin', () => {
     const stood = waitForEvent(second, 'entityUncrouch', (e) => e.username === 'First');
     first.setControlState('sneak', false);
     expect(((await stood)[0] as Entity & { crouching?: boolean }).crouching).toBe(false);
+  });
+
+  it('links players whose entities were spawned to each other before the joiner had the player list', async () => {
+    // First moves while Third is still logging in (after its chunks, before its player list): First's
+    // update spawns each to the other then, and marks each as seen by the other.
+    const squid = server.server;
+    const moveFirstDuringLogin = (player: SquidPlayer) => {
+      const joiner = player as SquidPlayer & {
+        _client: { username: string };
+        worldSendInitialChunks: () => Promise<void>;
+      };
+      if (joiner._client.username !== 'Third') return;
+      const sendChunks = joiner.worldSendInitialChunks;
+      joiner.worldSendInitialChunks = async () => {
+        await sendChunks.call(joiner);
+        squid.players.find((p) => p.username === 'First')!.updateAndSpawn();
+      };
+    };
+    squid.on('newPlayer', moveFirstDuringLogin);
+    const third = await joinPlayer(server.port, 'Third');
+    try {
+      squid.off('newPlayer', moveFirstDuringLogin);
+      expect(Object.keys(third.players)).toContain('First');
+      const firstSeen = await eventually(() => third.players.First?.entity?.username, Boolean, 2000);
+      expect(firstSeen).toBe('First');
+      const thirdSeen = await eventually(() => first.players.Third?.entity?.username, Boolean, 2000);
+      expect(thirdSeen).toBe('Third');
+    } finally {
+      squid.off('newPlayer', moveFirstDuringLogin);
+      await quit(third);
+    }
   });
 
   it('delivers /tell as a whisper', async () => {

@@ -1,7 +1,8 @@
 import type { SquidPlayer, SquidPlugin, SquidServer } from 'flying-squid';
 
 /**
- * A flying-squid 1.12 server plugin for the three bugs found in the trial. Each fix checks the protocol's features rather than version numbers.
+ * A flying-squid 1.12 server plugin for the bugs it shows with real clients. Each fix checks the
+ * protocol's features rather than version numbers.
  */
 export const fixupsPlugin: SquidPlugin = {
   server(serv) {
@@ -41,6 +42,7 @@ function sendPlayerListToJoiner(serv: SquidServer): void {
           },
     );
     toPlayer._client.write('player_info', { action: bitfield ? { add_player: true } : 'add_player', data });
+    respawnAroundJoiner(serv, toPlayer);
   };
   serv._sendPlayerList = Object.assign(fixed, { fixed: true });
 }
@@ -87,4 +89,18 @@ function registerSneaking(serv: SquidServer, player: SquidPlayer): void {
 /** From 1.20.2 the protocol names metadata types ("byte", "pose") instead of numbering them. */
 function hasNamedMetadataTypes(serv: SquidServer): boolean {
   return JSON.stringify(serv.registry.protocol.types.entityMetadata ?? '').includes('"mapper"');
+}
+
+/**
+ * Bug 4: a joiner is an entity (at the origin, then at its spawn point) from the moment it connects,
+ * long before the player lists go out. An entity that moves or a player that joins meanwhile spawns
+ * itself to the joiner, and the joiner to nearby players, and marks each as seen. Those spawn packets
+ * arrive before the client has the name behind the entity, so it never links the entity to the
+ * player, and the later updates skip them as already seen. Once the lists are out, spawn them again.
+ */
+function respawnAroundJoiner(serv: SquidServer, joiner: SquidPlayer): void {
+  for (const entity of joiner.nearbyEntities) joiner.spawnEntity(entity);
+  for (const other of serv.players) {
+    if (other !== joiner && other.nearbyEntities.includes(joiner)) other.spawnEntity(joiner);
+  }
 }

@@ -8,8 +8,11 @@ declare module 'flying-squid' {
     latency: number;
   }
 
-  export interface SquidPlayer extends EventEmitter {
+  export interface SquidEntity {
     id: number;
+  }
+
+  export interface SquidPlayer extends EventEmitter, SquidEntity {
     uuid: string;
     username: string;
     entityType: number | null;
@@ -17,6 +20,10 @@ declare module 'flying-squid' {
     profileProperties: unknown[];
     metadata: unknown[];
     crouching: boolean;
+    /** The entities this player has been sent, as flying-squid tracks them. */
+    nearbyEntities: SquidEntity[];
+    spawnEntity(entity: SquidEntity): void;
+    updateAndSpawn(): void;
     _client: SquidClient;
     _writeOthers(packet: string, fields: Record<string, unknown>): void;
     kick(reason: string): void;
