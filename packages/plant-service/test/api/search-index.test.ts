@@ -6,7 +6,7 @@
 
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
 import { cultivars, families, species } from '../../src/db/tables.js';
@@ -19,6 +19,19 @@ import {
 } from '../../src/resources/search/repository.js';
 import { parseTsvector, type SearchIndex, searchIndex } from '../../src/resources/search/search-index.js';
 import { testDatabase } from '../helpers/database.js';
+
+/** The names of the prepared statements run, in order: which path answered a search. */
+const statementsRun = vi.hoisted(() => [] as string[]);
+vi.mock('../../src/db/prepared-sql.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../src/db/prepared-sql.js')>();
+  return {
+    ...original,
+    runPrepared: (...args: Parameters<typeof original.runPrepared>) => {
+      statementsRun.push(args[1]);
+      return original.runPrepared(...args);
+    },
+  };
+});
 
 // Syllables shared by names and descriptions, so prefixes, word parts and descriptions overlap.
 const SYLLABLES = [
@@ -221,6 +234,28 @@ describe('search from the word index', () => {
     expect(warnings[0]).toMatch(/search index: build failed/);
     expect(failing.find(['ber'], 20, OPTIONS)).toBeUndefined();
     expect(await searchAll(database.db, 'ber', 20, failing)).toEqual(await searchAll(database.db, 'ber', 20));
+  });
+
+  it('answers itself when a word part ranks as high as a name prefix (2 + a word similarity of 1)', async () => {
+    // "xojy" is inside "Hexojy", "wykej" a whole word: group 2; and every trigram of the text is in
+    // the names (those of a word starting "xo" from "Xo"), so its rank is exactly 3, the lowest
+    // rank of group 1.
+    const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
+    await database.db
+      .insert(species)
+      .values({
+        slug: 'word-part-rank-3',
+        family_id: family!.id,
+        name_scientific: 'Hexojy wykej',
+        name_en: 'Xo',
+      });
+    feed.changed();
+    await index.refresh();
+    statementsRun.length = 0;
+    const results = await searchAll(database.db, 'xojy wykej', 20, index);
+    expect(results.map((r) => [r.slug, r.rank])).toEqual([['word-part-rank-3', 3]]);
+    expect(statementsRun).toEqual(['search_found__1_']);
+    expect(results).toEqual(await searchAll(database.db, 'xojy wykej', 20));
   });
 
   it('stops a build when closed, leaving nothing half-built to search', async () => {

@@ -348,9 +348,11 @@ async function fromIndex(
   const rows = found
     ? await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values)
     : [];
-  const checked = rows as unknown as { id: string; xmin: string; at: number; rank: unknown }[];
+  const checked = rows as unknown as { id: string; xmin: string; at: number }[];
   // Every record of group 1 is in the answer (they rank above all others) unless it was deleted.
-  const prefixed = checked.filter((r) => Number(r.rank) >= 3).length;
+  // Counted by id, not by rank: a word part that is a whole name word ranks 2 + 1 = 3 too.
+  const given = new Set(matches.prefixed.map((h) => h.id));
+  const prefixed = checked.filter((r) => given.has(r.id)).length;
   if (prefixed !== matches.prefixed.length || !matches.holds(checked)) return undefined;
   return rows.map(asResult);
 }
