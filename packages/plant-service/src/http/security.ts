@@ -1,13 +1,13 @@
 /**
- * HTTP hardening: security headers (@fastify/helmet), CORS for the trusted browser
+ * HTTP hardening: security headers (helmet), CORS for the trusted browser
  * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit) per client
  * address, one budget shared by every /auth/* route and one shared by every write.
  * Registered before any route, since the limits attach to routes as they are declared.
  */
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
+import helmet from 'helmet';
 import type { AuthConfig } from '../auth/auth-config.js';
 import { TooManyRequests } from '../errors.js';
 import { WRITE_METHODS } from '../lib/write-methods.js';
@@ -16,7 +16,10 @@ import { ErrorBody, Ref } from '../schema/types.js';
 const MINUTE_MS = 60_000;
 
 export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): Promise<void> {
-  await app.register(helmet, {
+  // helmet's middleware, built once: it works out every header's value when built and only sets
+  // them per response. (The Fastify wrapper builds it anew for every request, parsing the policy
+  // each time.)
+  const securityHeaders = helmet({
     // One policy for every response; it is what the API documentation page (/api/docs,
     // swagger-ui served from this service) needs: its own scripts, styles and images, inline
     // style attributes, and fetch to this origin. JSON responses are unaffected by it.
@@ -42,6 +45,7 @@ export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): 
     crossOriginResourcePolicy: { policy: 'same-site' },
     xFrameOptions: { action: 'deny' },
   });
+  app.addHook('onRequest', (request, reply, done) => securityHeaders(request.raw, reply.raw, () => done()));
 
   await app.register(cors, {
     origin: [...auth.trustedOrigins],

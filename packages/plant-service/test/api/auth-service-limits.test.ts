@@ -39,6 +39,16 @@ describe('without OIDC_ISSUER (and with the /auth/* limit off)', () => {
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(res.headers['x-frame-options']).toBe('DENY');
     expect(res.headers['strict-transport-security']).toBeUndefined();
+    // The same headers on an answer from the response cache, and on an error.
+    const again = await t.app.inject({ url: '/api/v1/families' });
+    const missing = await t.app.inject({ url: '/api/v1/no-such-resource' });
+    expect(missing.statusCode).toBe(404);
+    for (const other of [again, missing]) {
+      expect(other.headers['content-security-policy']).toBe(csp);
+      expect(other.headers['x-frame-options']).toBe('DENY');
+      expect(other.headers['cross-origin-resource-policy']).toBe('same-site');
+    }
+    expect(again.headers['x-cache']).toBe('HIT');
   });
 
   it('serves the API docs page with only same-origin scripts, so the CSP allows it', async () => {
