@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { listTotals } from '../db/catalogue-repository.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
+import { memoryRelease } from '../lib/memory-release.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { calendarService } from './calendar/service.js';
@@ -55,8 +56,14 @@ export async function registerResources(
   });
   await app.register(healthRoutes(database));
   await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
+  // Each build leaves the snapshot it replaced as garbage: collect it once the builds settle.
+  const release = memoryRelease({ log: app.log });
+  app.addHook('onClose', async () => release.close());
   const listIndex = speciesListIndex(database.db, changeFeed, app.log, {
-    onBuilt: (ms) => app.metrics.indexBuilt('species_list', ms),
+    onBuilt: (ms) => {
+      app.metrics.indexBuilt('species_list', ms);
+      release.soon();
+    },
   });
   // Built on the first list request or when the server calls warmIndexes, not here: at this point
   // the database may still be migrating or loading the starter dataset (writes that do not pass
@@ -71,7 +78,10 @@ export async function registerResources(
   await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   const wordIndex = searchIndex(database.db, changeFeed, app.log, {
-    onBuilt: (ms) => app.metrics.indexBuilt('search', ms),
+    onBuilt: (ms) => {
+      app.metrics.indexBuilt('search', ms);
+      release.soon();
+    },
   });
   app.addHook('onClose', () => wordIndex.close());
   await app.register(searchRoutes(database, wordIndex), { prefix: '/api/v1/search' });
