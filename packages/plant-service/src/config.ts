@@ -23,7 +23,7 @@ const EnvSchema = Type.Object({
   SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
-  RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 32 }),
+  RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   METRICS_ENABLED: Type.Boolean({ default: true }),
   ...AuthEnv,
   ...StorageEnv,

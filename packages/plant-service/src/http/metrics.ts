@@ -52,7 +52,7 @@ export function createMetrics(database: Database) {
   let readCacheBytes = () => 0;
   new Gauge({
     name: `${PREFIX}response_cache_bytes`,
-    help: 'Memory held by the response cache (its size estimate).',
+    help: 'Bytes of response bodies held by the response cache, with about 200 bytes per entry for its own objects.',
     registers: [registry],
     collect() {
       this.set(readCacheBytes());

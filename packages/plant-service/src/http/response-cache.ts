@@ -5,8 +5,15 @@
  * successful write (POST, PUT, PATCH, DELETE answered below 400) moves the version, so a write is
  * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
  *
- * A body up to ADMIT_AT_ONCE_BYTES (a record, a page of search results) is kept at once. A larger one
- * (a list page, a guild) is kept while there is room, and once the cache is full only if its URL was
+ * Bodies are kept as their UTF-8 bytes, outside the JavaScript heap, and `maxBytes` counts those
+ * bytes exactly. Kept as strings, they grew the old generation that V8 lets grow a quarter beyond its live
+ * size before collecting it, with every entry the cache pushes out left there as garbage: under
+ * type-ahead search a full 32 MB budget (counted at two bytes a character, 16 MB of one-byte
+ * strings) raised the heap by 30 MB. A hit also sends the bytes as they are, instead of encoding
+ * the text again.
+ *
+ * A body up to ADMIT_AT_ONCE_CHARS characters (a record, a page of search results) is kept at
+ * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is full only if its URL was
  * requested more often lately than the entries it would push out (lib/frequency-admission.ts;
  * requests are counted for the last COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
  * (filter panels, crawlers), keeping every large body pushed out one that was read more often and
@@ -38,22 +45,31 @@ declare module 'fastify' {
 }
 
 interface Entry {
-  body: string;
+  /** The body's UTF-8 bytes, in memory of their own (not a slice of a shared pool). */
+  body: Buffer;
   etag: string;
   type: string;
   version: number;
 }
 
-const MAX_ENTRY_BYTES = 1024 * 1024;
-/** Bodies up to this size are kept at once; larger ones by the frequency of their URL. */
-const ADMIT_AT_ONCE_BYTES = 16 * 1024;
+/** Bodies longer than this many characters are not kept. */
+const MAX_ENTRY_CHARS = 1024 * 1024;
+/** Bodies up to this many characters are kept at once; longer ones by the frequency of their URL. */
+const ADMIT_AT_ONCE_CHARS = 16 * 1024;
 /** URLs whose requests are counted for admission (about 2 MB of keys and counts). */
 const COUNTED_URLS = 16_384;
 /** An entry's own objects, besides its body. */
 const ENTRY_BYTES = 200;
-/** What an entry with `body` takes of the cache's budget: a string's worst case, two bytes a character. */
-const sizeOfBody = (body: string) => body.length * 2 + ENTRY_BYTES;
-const sizeOf = (entry: Entry) => sizeOfBody(entry.body);
+/** What an entry whose body has `bytes` bytes takes of the cache's budget. */
+const sizeOfBody = (bytes: number) => bytes + ENTRY_BYTES;
+const sizeOf = (entry: Entry) => sizeOfBody(entry.body.byteLength);
+
+/** `text` as UTF-8 in a buffer of its own: a pooled one would keep its whole pool slab alive. */
+function ownBytes(text: string, bytes: number): Buffer {
+  const body = Buffer.allocUnsafeSlow(bytes);
+  body.write(text, 'utf8');
+  return body;
+}
 
 const NOT_MODIFIED = {
   type: 'null',
@@ -98,26 +114,24 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (request.method !== 'GET') return payload;
       const version = request.cacheVersion;
       if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
-      if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_BYTES)
+      if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_CHARS)
         return payload;
       const etag = `"${hash('sha1', payload, 'base64url')}"`;
+      reply.header('etag', etag).header('x-cache', 'MISS');
+      if (!cache) return payload;
+      const bytes = Buffer.byteLength(payload);
       // The entry object is made only when kept: an object made for every response and kept for
       // some teaches V8 to allocate them all in the old generation, each holding its body there
       // until the next full collection (a collection every half second under list traffic).
       if (
-        cache &&
-        (payload.length <= ADMIT_AT_ONCE_BYTES ||
-          frequency?.admits(cache, request.url, sizeOfBody(payload), sizeOf, stale))
-      ) {
-        cache.set(request.url, {
-          body: payload,
-          etag,
-          type: String(reply.getHeader('content-type')),
-          version,
-        });
-      }
-      reply.header('etag', etag).header('x-cache', 'MISS');
-      return payload;
+        payload.length > ADMIT_AT_ONCE_CHARS &&
+        !frequency?.admits(cache, request.url, sizeOfBody(bytes), sizeOf, stale)
+      )
+        return payload;
+      const body = ownBytes(payload, bytes);
+      cache.set(request.url, { body, etag, type: String(reply.getHeader('content-type')), version });
+      // The bytes go out as kept: encoding the text again to send it would be work done twice.
+      return body;
     });
   },
   { name: 'response-cache' },

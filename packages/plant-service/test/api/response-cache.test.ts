@@ -31,6 +31,28 @@ describe('response cache', () => {
     expect(revalidated.body).toBe('');
   });
 
+  it('keeps the UTF-8 bytes it sent, and counts them: a hit is the same text, characters beyond Latin-1 included', async () => {
+    const text = 'Rosengewächse – Kräuter, Gemüse & Obst (€, ✓, 🌱)';
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/families/${family.slug}`,
+      headers: { cookie: writer },
+      payload: { description: text },
+    });
+    expect(put.statusCode).toBe(200);
+    const url = `/api/v1/families/${family.slug}`;
+    const miss = await t.app.inject({ url });
+    const hit = await t.app.inject({ url });
+    expect([miss.headers['x-cache'], hit.headers['x-cache']]).toEqual(['MISS', 'HIT']);
+    expect(hit.json().description).toBe(text);
+    expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+    for (const res of [miss, hit])
+      expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(miss.body));
+    const metrics = (await t.app.inject({ url: '/metrics' })).body;
+    const held = Number(/^plants_response_cache_bytes (\S+)$/m.exec(metrics)?.[1]);
+    expect(held).toBeGreaterThanOrEqual(Buffer.byteLength(miss.body));
+  });
+
   it('shows a write at once: any successful write invalidates every cached response', async () => {
     const list1 = await t.app.inject({ url: '/api/v1/families' });
     await t.app.inject({ url: '/api/v1/families' });
@@ -66,8 +88,8 @@ describe('response cache', () => {
   });
 
   it('once full, keeps a large body only for a URL requested more often than those it pushes out', async () => {
-    // 1 MB holds one page of 30 species with 10,000-character descriptions (over 300,000
-    // characters, counted at two bytes each), never two.
+    // 1 MB holds one page of 30 species, 29 of them with 20,000-character descriptions (over
+    // 580,000 bytes), never two.
     const small = await createTestApp({ RESPONSE_CACHE_MB: '1' });
     try {
       const [own] = await small.database.db
@@ -79,7 +101,8 @@ describe('response cache', () => {
           slug: `cache-large-${i}`,
           name_scientific: `Magnus ${i}`,
           family_id: own!.id,
-          description: 'A long description. '.repeat(500),
+          // One short record, for a body kept at once.
+          description: i === 0 ? 'Short.' : 'A long description. '.repeat(1000),
         })),
       );
       const states = async (url: string, times: number) => {
@@ -87,7 +110,7 @@ describe('response cache', () => {
         for (let i = 0; i < times; i++) {
           const res = await small.app.inject({ url });
           expect(res.statusCode).toBe(200);
-          expect(res.body.length).toBeGreaterThan(300_000);
+          expect(res.body.length).toBeGreaterThan(580_000);
           seen.push(res.headers['x-cache']);
         }
         return seen;
