@@ -241,14 +241,12 @@ describe('search from the word index', () => {
     // the names (those of a word starting "xo" from "Xo"), so its rank is exactly 3, the lowest
     // rank of group 1.
     const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
-    await database.db
-      .insert(species)
-      .values({
-        slug: 'word-part-rank-3',
-        family_id: family!.id,
-        name_scientific: 'Hexojy wykej',
-        name_en: 'Xo',
-      });
+    await database.db.insert(species).values({
+      slug: 'word-part-rank-3',
+      family_id: family!.id,
+      name_scientific: 'Hexojy wykej',
+      name_en: 'Xo',
+    });
     feed.changed();
     await index.refresh();
     statementsRun.length = 0;
@@ -256,6 +254,38 @@ describe('search from the word index', () => {
     expect(results.map((r) => [r.slug, r.rank])).toEqual([['word-part-rank-3', 3]]);
     expect(statementsRun).toEqual(['search_found__1_']);
     expect(results).toEqual(await searchAll(database.db, 'xojy wykej', 20));
+  });
+
+  it('leaves out description matches when word parts fill the places left, unless one of those is gone', async () => {
+    // "xojy" is inside the name "Hexojy wykej" (group 2) and starts a word of another species'
+    // description (group 3).
+    const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
+    await database.db.insert(species).values({
+      slug: 'described-xojy',
+      family_id: family!.id,
+      name_scientific: 'Plainus simplex',
+      description: 'Makes xojyberry jam',
+    });
+    feed.changed();
+    await index.refresh();
+    const described = (limit: number) =>
+      Object.values(index.find(['xojy'], limit, OPTIONS)!.described).flatMap((c) => c.ids);
+    expect(described(1)).toEqual([]);
+    expect(described(2)).toHaveLength(1);
+    for (const limit of [1, 2]) {
+      statementsRun.length = 0;
+      const results = await searchAll(database.db, 'xojy', limit, index);
+      expect(statementsRun).toHaveLength(1);
+      expect(results.map((r) => r.slug)).toEqual(['word-part-rank-3', 'described-xojy'].slice(0, limit));
+      expect(results).toEqual(await searchAll(database.db, 'xojy', limit));
+    }
+    // The word part deleted behind the index's back (another instance's write, before its
+    // notification arrives): its place is empty, so the database answers, with the description match.
+    await database.db.delete(species).where(eq(species.slug, 'word-part-rank-3'));
+    expect(index.find(['xojy'], 1, OPTIONS)).toBeDefined();
+    const after = await searchAll(database.db, 'xojy', 1, index);
+    expect(after.map((r) => r.slug)).toEqual(['described-xojy']);
+    expect(after).toEqual(await searchAll(database.db, 'xojy', 1));
   });
 
   it('stops a build when closed, leaving nothing half-built to search', async () => {

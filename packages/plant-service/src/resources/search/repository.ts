@@ -354,6 +354,13 @@ async function fromIndex(
   const given = new Set(matches.prefixed.map((h) => h.id));
   const prefixed = checked.filter((r) => given.has(r.id)).length;
   if (prefixed !== matches.prefixed.length || !matches.holds(checked)) return undefined;
+  // Every place is filled unless a candidate was deleted (the index leaves out description matches
+  // that group 2 outnumbers, so a missing word part would leave a place the database would fill).
+  const candidates = SOURCES.reduce(
+    (n, s) => n + matches.parts[s.type].ids.length + matches.described[s.type].ids.length,
+    matches.prefixed.length,
+  );
+  if (rows.length < Math.min(limit, candidates)) return undefined;
   return rows.map(asResult);
 }
 

@@ -649,58 +649,63 @@ export function searchIndex(
             take(parts, Int32Array.from(found).sort(), options.partCandidates);
           }
 
-          // Group 3: every term a whole word of the text, the last a prefix once long enough.
-          const typed = lower.map((t, i) =>
-            i === lower.length - 1 && t.length >= options.minPrefix
-              ? prefixRange(snap.words, t)
-              : exactRange(snap.words, t),
-          );
-          // Count each record once per term: after term k, the records holding terms 0..k are
-          // marked base + k + 1.
-          const base = snap.stamp + 1;
-          snap.stamp += typed.length + 1;
-          const marks = snap.marks;
-          // The records holding every term, by entity type, as the last term's pass finds them.
-          const matched: number[][] = ENTITY_TYPES.map(() => []);
-          typed.forEach(([wFrom, wTo], k) => {
-            const last = k === typed.length - 1;
-            forEachTextRecord(snap, wFrom, wTo, (r) => {
-              if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
-                marks[r] = base + k + 1;
-                if (last) matched[snap.types[r] as number]?.push(r);
+          // Group 3 ranks below every record of group 2 (under 2 against 2 or more), so when group 2
+          // has as many candidates as the answer has places left, no description match can be in it.
+          const partsFound = ENTITY_TYPES.reduce((n, t) => n + parts[t].ids.length, 0);
+          if (partsFound < limit - prefixed.length) {
+            // Group 3: every term a whole word of the text, the last a prefix once long enough.
+            const typed = lower.map((t, i) =>
+              i === lower.length - 1 && t.length >= options.minPrefix
+                ? prefixRange(snap.words, t)
+                : exactRange(snap.words, t),
+            );
+            // Count each record once per term: after term k, the records holding terms 0..k are
+            // marked base + k + 1.
+            const base = snap.stamp + 1;
+            snap.stamp += typed.length + 1;
+            const marks = snap.marks;
+            // The records holding every term, by entity type, as the last term's pass finds them.
+            const matched: number[][] = ENTITY_TYPES.map(() => []);
+            typed.forEach(([wFrom, wTo], k) => {
+              const last = k === typed.length - 1;
+              forEachTextRecord(snap, wFrom, wTo, (r) => {
+                if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
+                  marks[r] = base + k + 1;
+                  if (last) matched[snap.types[r] as number]?.push(r);
+                }
+              });
+            });
+            // Per type, the first `wanted` in name order that no earlier group finds: from the type's
+            // matches sorted when they are few, else from one pass over the type's records (cheaper
+            // than sorting many); each type stops as soon as it has enough.
+            const found: number[] = [];
+            const wanted = options.describedCandidates;
+            const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
+            matched.forEach((list, type) => {
+              const all = snap.byType[type] as Int32Array;
+              let taken = 0;
+              if (list.length * 16 < all.length) {
+                const sorted = Int32Array.from(list).sort();
+                for (let k = 0; k < sorted.length && taken < wanted; k++) {
+                  const r = sorted[k] as number;
+                  if (fresh(r)) {
+                    found.push(r);
+                    taken++;
+                  }
+                }
+              } else {
+                const every = base + typed.length;
+                for (let k = 0; k < all.length && taken < wanted; k++) {
+                  const r = all[k] as number;
+                  if (marks[r] === every && fresh(r)) {
+                    found.push(r);
+                    taken++;
+                  }
+                }
               }
             });
-          });
-          // Per type, the first `wanted` in name order that no earlier group finds: from the type's
-          // matches sorted when they are few, else from one pass over the type's records (cheaper
-          // than sorting many); each type stops as soon as it has enough.
-          const found: number[] = [];
-          const wanted = options.describedCandidates;
-          const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
-          matched.forEach((list, type) => {
-            const all = snap.byType[type] as Int32Array;
-            let taken = 0;
-            if (list.length * 16 < all.length) {
-              const sorted = Int32Array.from(list).sort();
-              for (let k = 0; k < sorted.length && taken < wanted; k++) {
-                const r = sorted[k] as number;
-                if (fresh(r)) {
-                  found.push(r);
-                  taken++;
-                }
-              }
-            } else {
-              const every = base + typed.length;
-              for (let k = 0; k < all.length && taken < wanted; k++) {
-                const r = all[k] as number;
-                if (marks[r] === every && fresh(r)) {
-                  found.push(r);
-                  taken++;
-                }
-              }
-            }
-          });
-          take(described, found, wanted);
+            take(described, found, wanted);
+          }
         }
 
         return {
