@@ -6,14 +6,15 @@
  * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
  *
  * Bodies are kept as their UTF-8 bytes, outside the JavaScript heap, and `maxBytes` counts those
- * bytes exactly. Kept as strings, they grew the old generation that V8 lets grow a quarter beyond its live
- * size before collecting it, with every entry the cache pushes out left there as garbage: under
- * type-ahead search a full 32 MB budget (counted at two bytes a character, 16 MB of one-byte
+ * bytes exactly. Kept as strings, they grew the old generation, which V8 lets grow a quarter beyond
+ * its live size before collecting it, with every entry the cache pushed out left there as garbage:
+ * under type-ahead search a full 32 MB budget (counted at two bytes a character, 16 MB of one-byte
  * strings) raised the heap by 30 MB. A hit also sends the bytes as they are, instead of encoding
  * the text again.
  *
  * A body up to ADMIT_AT_ONCE_CHARS characters (a record, a page of search results) is kept at
- * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is full only if its URL was
+ * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is
+ * full only if its URL was
  * requested more often lately than the entries it would push out (lib/frequency-admission.ts;
  * requests are counted for the last COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
  * (filter panels, crawlers), keeping every large body pushed out one that was read more often and
@@ -116,21 +117,25 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_CHARS)
         return payload;
-      const etag = `"${hash('sha1', payload, 'base64url')}"`;
-      reply.header('etag', etag).header('x-cache', 'MISS');
-      if (!cache) return payload;
+      reply.header('x-cache', 'MISS');
       const bytes = Buffer.byteLength(payload);
       // The entry object is made only when kept: an object made for every response and kept for
       // some teaches V8 to allocate them all in the old generation, each holding its body there
       // until the next full collection (a collection every half second under list traffic).
-      if (
-        payload.length > ADMIT_AT_ONCE_CHARS &&
-        !frequency?.admits(cache, request.url, sizeOfBody(bytes), sizeOf, stale)
-      )
+      const kept =
+        cache !== undefined &&
+        (payload.length <= ADMIT_AT_ONCE_CHARS ||
+          frequency?.admits(cache, request.url, sizeOfBody(bytes), sizeOf, stale) === true);
+      if (!kept) {
+        reply.header('etag', `"${hash('sha1', payload, 'base64url')}"`);
         return payload;
+      }
+      // Encoded once: the ETag is the hash of the kept bytes (the same as the text's, which hashes
+      // as UTF-8), and they go out as kept.
       const body = ownBytes(payload, bytes);
+      const etag = `"${hash('sha1', body, 'base64url')}"`;
+      reply.header('etag', etag);
       cache.set(request.url, { body, etag, type: String(reply.getHeader('content-type')), version });
-      // The bytes go out as kept: encoding the text again to send it would be work done twice.
       return body;
     });
   },

@@ -31,10 +31,10 @@ export function memoryRelease({
   gc?: NodeJS.GCFunction | undefined;
   settleMs?: number;
 }): MemoryRelease {
+  if (!gc) return { soon() {}, close() {} };
   let timer: NodeJS.Timeout | undefined;
   const collect = () => {
     timer = undefined;
-    if (!gc) return;
     const mb = (bytes: number) => Math.round(bytes / 1_048_576);
     const rssBefore = process.memoryUsage.rss();
     const started = performance.now();
@@ -50,7 +50,6 @@ export function memoryRelease({
   };
   return {
     soon() {
-      if (!gc) return;
       clearTimeout(timer);
       timer = setTimeout(collect, settleMs);
       // A pending collection never keeps the process alive.

@@ -156,6 +156,19 @@ const typed = fc
       .join(' '),
   );
 
+/** Adds a species to the first family, through the change feed, and waits for the index to hold it. */
+async function addSpecies(values: {
+  slug: string;
+  name_scientific: string;
+  name_en?: string;
+  description?: string;
+}) {
+  const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
+  await database.db.insert(species).values({ ...values, family_id: family!.id });
+  feed.changed();
+  await index.refresh();
+}
+
 describe('search from the word index', () => {
   it('gives the records, order and ranks the database gives, for any text and limit', async () => {
     await fc.assert(
@@ -240,15 +253,7 @@ describe('search from the word index', () => {
     // "xojy" is inside "Hexojy", "wykej" a whole word: group 2; and every trigram of the text is in
     // the names (those of a word starting "xo" from "Xo"), so its rank is exactly 3, the lowest
     // rank of group 1.
-    const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
-    await database.db.insert(species).values({
-      slug: 'word-part-rank-3',
-      family_id: family!.id,
-      name_scientific: 'Hexojy wykej',
-      name_en: 'Xo',
-    });
-    feed.changed();
-    await index.refresh();
+    await addSpecies({ slug: 'word-part-rank-3', name_scientific: 'Hexojy wykej', name_en: 'Xo' });
     statementsRun.length = 0;
     const results = await searchAll(database.db, 'xojy wykej', 20, index);
     expect(results.map((r) => [r.slug, r.rank])).toEqual([['word-part-rank-3', 3]]);
@@ -259,15 +264,11 @@ describe('search from the word index', () => {
   it('leaves out description matches when word parts fill the places left, unless one of those is gone', async () => {
     // "xojy" is inside the name "Hexojy wykej" (group 2) and starts a word of another species'
     // description (group 3).
-    const [family] = await database.db.select({ id: families.id }).from(families).limit(1);
-    await database.db.insert(species).values({
+    await addSpecies({
       slug: 'described-xojy',
-      family_id: family!.id,
       name_scientific: 'Plainus simplex',
       description: 'Makes xojyberry jam',
     });
-    feed.changed();
-    await index.refresh();
     const described = (limit: number) =>
       Object.values(index.find(['xojy'], limit, OPTIONS)!.described).flatMap((c) => c.ids);
     expect(described(1)).toEqual([]);
