@@ -38,16 +38,16 @@ export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
 /**
  * Waits until the service has built its in-memory indexes (it starts them once the database is
  * ready), so a run measures the service as it runs after start-up, not its first seconds; returns
- * each index's build time in seconds, from /metrics.
+ * each index's build time in seconds, from /metrics. The indexes are those the service's own help
+ * text for the build counter names, so an older build being compared is waited for as it is.
  */
-export async function waitForIndexes(
-  base: string,
-  indexes = ['species_list', 'search'],
-  timeoutMs = 600_000,
-): Promise<Record<string, number>> {
+export async function waitForIndexes(base: string, timeoutMs = 600_000): Promise<Record<string, number>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await (await fetch(`${base}/metrics`)).text();
+    const help = text.match(/^# HELP plants_index_builds_total .*\(([^)]*)\)/m)?.[1];
+    if (help === undefined) throw new Error(`${base}: /metrics names no in-memory indexes`);
+    const indexes = help.split(',').map((name) => name.trim());
     const seconds = Object.fromEntries(
       indexes.map((index) => {
         const line = text.match(new RegExp(`^plants_index_build_seconds\\{index="${index}"\\} (\\S+)$`, 'm'));

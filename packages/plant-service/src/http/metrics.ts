@@ -66,7 +66,7 @@ export function createMetrics(database: Database) {
   });
   const indexBuilds = new Counter({
     name: `${PREFIX}index_builds_total`,
-    help: 'Completed builds of the in-memory indexes (species_list, search), by index.',
+    help: 'Completed builds of the in-memory indexes (species_list, cultivar_list, search), by index.',
     labelNames: ['index'] as const,
     registers: [registry],
   });

@@ -10,6 +10,7 @@ import { calendarService } from './calendar/service.js';
 import { catalogueRepositories } from './catalogue.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
+import { cultivarListIndex } from './cultivars/list-index.js';
 import { cultivarRoutes } from './cultivars/routes.js';
 import { cultivarService } from './cultivars/service.js';
 import { exportRoutes } from './export/routes.js';
@@ -72,7 +73,16 @@ export async function registerResources(
   await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
     prefix: '/api/v1/species',
   });
-  await app.register(cultivarRoutes(cultivarService(database, catalogue)), { prefix: '/api/v1/cultivars' });
+  const cultivarIndex = cultivarListIndex(database.db, changeFeed, app.log, {
+    onBuilt: (ms) => {
+      app.metrics.indexBuilt('cultivar_list', ms);
+      release.soon();
+    },
+  });
+  app.addHook('onClose', () => cultivarIndex.close());
+  await app.register(cultivarRoutes(cultivarService(database, catalogue, cultivarIndex)), {
+    prefix: '/api/v1/cultivars',
+  });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
   await app.register(guildRoutes(guildService(database, listIndex)), { prefix: '/api/v1' });
   await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
@@ -93,6 +103,7 @@ export async function registerResources(
     // A failed build is logged by the index itself, and the database answers meanwhile.
     warmIndexes: () => {
       void listIndex.refresh();
+      void cultivarIndex.refresh();
       void wordIndex.refresh();
     },
   };

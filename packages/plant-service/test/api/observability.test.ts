@@ -223,12 +223,13 @@ describe('metrics', () => {
     t.app.warmIndexes();
     for (let tries = 0; ; tries++) {
       const now = await scrape();
-      const built = ['species_list', 'search'].every(
+      const built = ['species_list', 'cultivar_list', 'search'].every(
         (index) => (now.get(builds(index)) ?? 0) > (before.get(builds(index)) ?? 0),
       );
       if (built) {
         expect(now.get('plants_index_build_seconds{index="search"}')).toBeGreaterThan(0);
         expect(now.get('plants_index_build_seconds{index="species_list"}')).toBeGreaterThan(0);
+        expect(now.get('plants_index_build_seconds{index="cultivar_list"}')).toBeGreaterThan(0);
         break;
       }
       expect(tries, 'indexes not built').toBeLessThan(200);

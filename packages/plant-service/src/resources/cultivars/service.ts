@@ -15,9 +15,18 @@ import type {
 } from '../../schema/cultivars.js';
 import type { Catalogue } from '../catalogue.js';
 import { withSearch } from '../search/tsquery.js';
+import type { CultivarListIndex } from './list-index.js';
 import { cultivarRepository, cultivarSupplierRepository as links } from './repository.js';
 
-export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue) {
+/**
+ * `listIndex`, when given, answers list pages from memory while it is current (see list-index.ts);
+ * the database answers otherwise, and always for searches.
+ */
+export function cultivarService(
+  { db }: Database,
+  { cultivars: repo }: Catalogue,
+  listIndex?: CultivarListIndex,
+) {
   async function speciesSlugOrThrow(ex: Executor, speciesId: string): Promise<string> {
     const slug = await cultivarRepository.speciesSlug(ex, speciesId);
     if (slug === undefined)
@@ -26,8 +35,20 @@ export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue
   }
 
   return {
-    list: async (q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> =>
-      pageJson(await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q))),
+    async list(q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> {
+      const chosen = listIndex?.select(q);
+      if (chosen !== undefined) {
+        const rows = await repo.jsonByIds(db, chosen.ids);
+        if (chosen.holds(rows)) {
+          const byId = new Map(rows.map((row) => [row.id, row.json]));
+          const data = chosen.ids.map((id) => byId.get(id) as JsonText<Cultivar>);
+          return pageJson({ data, total: chosen.total, page: q.page, per_page: q.per_page });
+        }
+      }
+      return pageJson(
+        await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q)),
+      );
+    },
 
     get: (ref: string): Promise<JsonText<Cultivar>> => repo.getText(db, ref),
 

@@ -25,6 +25,7 @@ import { sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
 import { feedSnapshot } from '../../db/feed-snapshot.js';
+import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
 import { ENTITY_TYPES, type EntityType } from '../../schema/vocabularies.js';
 
 /**
@@ -141,15 +142,6 @@ export interface SearchIndex {
 export const searchable = (terms: readonly string[]): boolean => terms.every((t) => /^[A-Za-z]+$/.test(t));
 
 const byteOrder = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-
-function uuidBytes(id: string, into: Buffer, at: number): void {
-  into.write(id.replaceAll('-', ''), at * 16, 16, 'hex');
-}
-
-function uuidAt(ids: Buffer, at: number): string {
-  const hex = ids.toString('hex', at * 16, at * 16 + 16);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 /** The records of all three types, `limit` at a time in (name, id) order after `after`. */
 function chunkQuery(after: { name: string; id: string } | undefined, limit: number) {
