@@ -1,5 +1,5 @@
 /** Mounts every resource's routes under its URL prefix; services get the database here. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { listTotals } from '../db/catalogue-repository.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
@@ -60,26 +60,35 @@ export async function registerResources(
   // Each build leaves the snapshot it replaced as garbage: collect it once the builds settle.
   const release = memoryRelease({ log: app.log });
   app.addHook('onClose', async () => release.close());
-  const listIndex = speciesListIndex(database.db, changeFeed, app.log, {
-    onBuilt: (ms) => {
-      app.metrics.indexBuilt('species_list', ms);
-      release.soon();
-    },
-  });
-  // Built on the first list request or when the server calls warmIndexes, not here: at this point
-  // the database may still be migrating or loading the starter dataset (writes that do not pass
-  // through the change feed).
-  app.addHook('onClose', () => listIndex.close());
+  // Built on the first request that wants them or when the server calls warmIndexes, not here: at
+  // this point the database may still be migrating or loading the starter dataset (writes that do
+  // not pass through the change feed).
+  const indexes: { refresh(): Promise<void> }[] = [];
+  /** An in-memory index of the database: its builds counted and followed by a memory release. */
+  const inMemory = <I extends { refresh(): Promise<void>; close(): Promise<void> }>(
+    name: string,
+    make: (
+      db: Database['db'],
+      feed: ChangeFeed,
+      log: FastifyBaseLogger,
+      options: { onBuilt(ms: number): void },
+    ) => I,
+  ): I => {
+    const index = make(database.db, changeFeed, app.log, {
+      onBuilt: (ms) => {
+        app.metrics.indexBuilt(name, ms);
+        release.soon();
+      },
+    });
+    app.addHook('onClose', () => index.close());
+    indexes.push(index);
+    return index;
+  };
+  const listIndex = inMemory('species_list', speciesListIndex);
   await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
     prefix: '/api/v1/species',
   });
-  const cultivarIndex = cultivarListIndex(database.db, changeFeed, app.log, {
-    onBuilt: (ms) => {
-      app.metrics.indexBuilt('cultivar_list', ms);
-      release.soon();
-    },
-  });
-  app.addHook('onClose', () => cultivarIndex.close());
+  const cultivarIndex = inMemory('cultivar_list', cultivarListIndex);
   await app.register(cultivarRoutes(cultivarService(database, catalogue, cultivarIndex)), {
     prefix: '/api/v1/cultivars',
   });
@@ -87,13 +96,7 @@ export async function registerResources(
   await app.register(guildRoutes(guildService(database, listIndex)), { prefix: '/api/v1' });
   await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
-  const wordIndex = searchIndex(database.db, changeFeed, app.log, {
-    onBuilt: (ms) => {
-      app.metrics.indexBuilt('search', ms);
-      release.soon();
-    },
-  });
-  app.addHook('onClose', () => wordIndex.close());
+  const wordIndex = inMemory('search', searchIndex);
   await app.register(searchRoutes(database, wordIndex), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
@@ -102,9 +105,7 @@ export async function registerResources(
   return {
     // A failed build is logged by the index itself, and the database answers meanwhile.
     warmIndexes: () => {
-      void listIndex.refresh();
-      void cultivarIndex.refresh();
-      void wordIndex.refresh();
+      for (const index of indexes) void index.refresh();
     },
   };
 }
