@@ -16,6 +16,7 @@ import type { ChangeFeed } from './change-feed.js';
 import type { Db, Executor } from './client.js';
 import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
+import type { Chosen } from './feed-snapshot.js';
 import { runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
@@ -143,10 +144,11 @@ export interface CatalogueRepository<R> {
    */
   page(ex: Executor, listing: Listing, request: PageRequest): Promise<Page<JsonText<R>>>;
   /**
-   * The rows of `ids` that exist, as JSON text with their row version (`xmin`, which every update
-   * changes), in no particular order: the page of a list whose ids were chosen elsewhere.
+   * The records an in-memory index chose (a list's page, whose ids were chosen elsewhere), as JSON
+   * text in its order, if each read is still the row version it chose; undefined otherwise (the
+   * caller asks the database instead). One prepared statement, by id.
    */
-  jsonByIds(db: Db, ids: readonly string[]): Promise<{ id: string; xmin: string; json: JsonText<R> }[]>;
+  chosenJson(db: Db, chosen: Chosen): Promise<JsonText<R>[] | undefined>;
   /** Every row as JSON text, in `order` (for the short, unpaginated lists). */
   all(ex: Executor, order: SQL[]): Promise<JsonText<R>[]>;
   /** Inserts the row with the first free slug built from `slugBase`. */
@@ -336,11 +338,22 @@ export function catalogueRepository<T extends CatalogueTable>(
       return { data: rows.map((row) => row.json), total, page, per_page };
     },
 
-    async jsonByIds(db, ids) {
-      if (ids.length === 0) return [];
-      return runPrepared<{ id: string; xmin: string; json: JsonText<R> }>(db, byIdsName, byIdsStatement, {
-        ids: [...ids],
-      });
+    async chosenJson(db, chosen) {
+      // The rows that exist, with their row versions, in no particular order.
+      const rows =
+        chosen.ids.length === 0
+          ? []
+          : await runPrepared<{ id: string; xmin: string; json: JsonText<R> }>(
+              db,
+              byIdsName,
+              byIdsStatement,
+              {
+                ids: chosen.ids,
+              },
+            );
+      if (!chosen.holds(rows)) return undefined;
+      const byId = new Map(rows.map((row) => [row.id, row.json]));
+      return chosen.ids.map((id) => byId.get(id) as JsonText<R>);
     },
 
     async all(ex, order) {

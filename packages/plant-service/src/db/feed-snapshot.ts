@@ -11,6 +11,34 @@ import type { ChangeFeed } from './change-feed.js';
 const MIN_REBUILD_GAP_MS = 1_000;
 const REBUILD_GAP_FACTOR = 10;
 
+/** A record as read, with its row version (`xmin`, which every update changes). */
+export interface RowVersion {
+  id: string;
+  xmin: string;
+}
+
+/** Records an index chose, and whether the records read for them are the versions it chose. */
+export interface Chosen {
+  /** In the order the answer lists them. */
+  ids: string[];
+  holds(rows: readonly RowVersion[]): boolean;
+}
+
+/**
+ * Whether `rows` are exactly the records at the snapshot's positions `at`, each the row version the
+ * snapshot read (`idAt` and `xminAt` read a position's id and version).
+ */
+export function sameVersions(
+  at: readonly number[],
+  rows: readonly RowVersion[],
+  idAt: (i: number) => string,
+  xminAt: (i: number) => number,
+): boolean {
+  if (rows.length !== at.length) return false;
+  const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
+  return at.every((i) => xmin.get(idAt(i)) === xminAt(i));
+}
+
 export interface FeedSnapshot<S> {
   /** The snapshot if it is current, else undefined (and a rebuild is started when due). */
   usable(): S | undefined;

@@ -16,11 +16,10 @@
 import { sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { feedSnapshot } from '../../db/feed-snapshot.js';
+import { type Chosen, feedSnapshot, sameVersions } from '../../db/feed-snapshot.js';
 import { cultivars, species } from '../../db/tables.js';
 import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
 import type { CultivarListQuery } from '../../schema/cultivars.js';
-import type { RowVersion } from '../species/list-index.js';
 
 interface Snapshot {
   records: number;
@@ -38,12 +37,8 @@ interface Snapshot {
   bySpecies: Int32Array;
 }
 
-export interface CultivarPage {
-  /** The page's ids, in list order. */
-  ids: string[];
+export interface CultivarPage extends Chosen {
   total: number;
-  /** Whether the records read for the page are the ones the index selected them as. */
-  holds(rows: readonly RowVersion[]): boolean;
 }
 
 export interface CultivarListIndex {
@@ -159,11 +154,14 @@ export function cultivarListIndex(
       return {
         ids: at.map((i) => uuidAt(snap.ids, i)),
         total,
-        holds: (rows) => {
-          if (!snapshots.holds(snap) || rows.length !== at.length) return false;
-          const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
-          return at.every((i) => xmin.get(uuidAt(snap.ids, i)) === snap.xmins[i]);
-        },
+        holds: (rows) =>
+          snapshots.holds(snap) &&
+          sameVersions(
+            at,
+            rows,
+            (i) => uuidAt(snap.ids, i),
+            (i) => snap.xmins[i] as number,
+          ),
       };
     },
     refresh: () => snapshots.refresh(),

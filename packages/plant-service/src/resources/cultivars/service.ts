@@ -37,14 +37,8 @@ export function cultivarService(
   return {
     async list(q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> {
       const chosen = listIndex?.select(q);
-      if (chosen !== undefined) {
-        const rows = await repo.jsonByIds(db, chosen.ids);
-        if (chosen.holds(rows)) {
-          const byId = new Map(rows.map((row) => [row.id, row.json]));
-          const data = chosen.ids.map((id) => byId.get(id) as JsonText<Cultivar>);
-          return pageJson({ data, total: chosen.total, page: q.page, per_page: q.per_page });
-        }
-      }
+      const data = chosen && (await repo.chosenJson(db, chosen));
+      if (chosen && data) return pageJson({ data, total: chosen.total, page: q.page, per_page: q.per_page });
       return pageJson(
         await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q)),
       );

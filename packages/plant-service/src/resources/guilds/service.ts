@@ -13,13 +13,14 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
+import type { RowVersion } from '../../db/feed-snapshot.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import type { JsonText } from '../../lib/json-text.js';
 import { isUuid } from '../../lib/slug.js';
 import { EVIDENCE_BONUS, GUILD_FUNCTIONS, type GuildGroupKey } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
-import type { GuildPicks, RowVersion, SpeciesListIndex } from '../species/list-index.js';
+import type { GuildPicks, SpeciesListIndex } from '../species/list-index.js';
 import {
   type CandidateFilters,
   type Relation,

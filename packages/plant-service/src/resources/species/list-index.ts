@@ -23,7 +23,7 @@
 import { asc, sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { feedSnapshot } from '../../db/feed-snapshot.js';
+import { type Chosen, feedSnapshot, type RowVersion, sameVersions } from '../../db/feed-snapshot.js';
 import { families, species } from '../../db/tables.js';
 import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
@@ -103,19 +103,9 @@ const FACET_KIND: Record<Facet, 'text' | 'boolean'> = {
   nitrogen_fixer: 'boolean',
 };
 
-export interface IndexedPage {
-  /** The page's ids, in list order. */
-  ids: string[];
+export interface IndexedPage extends Chosen {
   total: number;
   facets?: FacetCounts;
-  /** Whether the records read for the page are the ones the index selected them as. */
-  holds(rows: readonly RowVersion[]): boolean;
-}
-
-/** A record as read, with its row version. */
-export interface RowVersion {
-  id: string;
-  xmin: string;
 }
 
 /** What a guild's candidates must pass besides their group. */
@@ -239,11 +229,14 @@ export function speciesListIndex(
   const usable = () => snapshots.usable();
 
   /** Whether `rows` are exactly the records at `at`, each the row version the snapshot read. */
-  function unchanged(snap: Snapshot, at: readonly number[], rows: readonly RowVersion[]): boolean {
-    if (!snapshots.holds(snap) || rows.length !== at.length) return false;
-    const xmin = new Map(rows.map((row) => [row.id, Number(row.xmin)]));
-    return at.every((i) => xmin.get(snap.ids[i] as string) === snap.xmins[i]);
-  }
+  const unchanged = (snap: Snapshot, at: readonly number[], rows: readonly RowVersion[]): boolean =>
+    snapshots.holds(snap) &&
+    sameVersions(
+      at,
+      rows,
+      (i) => snap.ids[i] as string,
+      (i) => snap.xmins[i] as number,
+    );
 
   return {
     select(q, facetNames) {

@@ -49,14 +49,10 @@ export function speciesService(
     async list(q: SpeciesListQuery): Promise<JsonText<SpeciesPage>> {
       const facetNames = q.facets === undefined ? [] : parseFacets(q.facets);
       const chosen = listIndex?.select(q, facetNames);
-      if (chosen !== undefined) {
-        const rows = await repo.jsonByIds(db, chosen.ids);
-        if (chosen.holds(rows)) {
-          const byId = new Map(rows.map((row) => [row.id, row.json]));
-          const data = chosen.ids.map((id) => byId.get(id) as JsonText<Species>);
-          const page = { data, total: chosen.total, page: q.page, per_page: q.per_page };
-          return chosen.facets === undefined ? pageJson(page) : pageJson(page, { facets: chosen.facets });
-        }
+      const data = chosen && (await repo.chosenJson(db, chosen));
+      if (chosen && data) {
+        const page = { data, total: chosen.total, page: q.page, per_page: q.per_page };
+        return chosen.facets === undefined ? pageJson(page) : pageJson(page, { facets: chosen.facets });
       }
       let facets: FacetCounts | undefined;
       const page = await withSearch(q, async (tsquery) => {
