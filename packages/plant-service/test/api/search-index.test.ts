@@ -17,7 +17,13 @@ import {
   NAME_WORDS,
   searchAll,
 } from '../../src/resources/search/repository.js';
-import { parseTsvector, type SearchIndex, searchIndex } from '../../src/resources/search/search-index.js';
+import {
+  parseTsvector,
+  type SearchIndex,
+  searchable,
+  searchIndex,
+} from '../../src/resources/search/search-index.js';
+import { ENTITY_TYPES } from '../../src/schema/vocabularies.js';
 import { testDatabase } from '../helpers/database.js';
 
 /** The names of the prepared statements run, in order: which path answered a search. */
@@ -191,6 +197,31 @@ describe('search from the word index', () => {
         for (const { ids } of Object.values(candidates))
           expect(ids.length).toBeLessThan(DESCRIPTION_CANDIDATES);
     }
+  });
+
+  it('takes the first description matches in name order per type when the bound cuts them', () => {
+    fc.assert(
+      fc.property(typed, fc.integer({ min: 1, max: 4 }), (text, wanted) => {
+        const terms = text.split(' ');
+        if (!searchable(terms)) return;
+        // A limit no name group fills, so group 3 always runs; without a bound, every match.
+        const all = index.find(terms, 10_000, {
+          ...OPTIONS,
+          partCandidates: 10_000,
+          describedCandidates: 10_000,
+        });
+        const cut = index.find(terms, 10_000, {
+          ...OPTIONS,
+          partCandidates: 10_000,
+          describedCandidates: wanted,
+        });
+        for (const type of ENTITY_TYPES) {
+          const first = [...all!.described[type].at].sort((a, b) => a - b).slice(0, wanted);
+          expect(cut!.described[type].at, `${text} ${type}`).toEqual(first);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('finds the records in their groups: prefixes, word parts, then descriptions', async () => {

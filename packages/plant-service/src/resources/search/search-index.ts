@@ -87,14 +87,14 @@ interface Snapshot {
   blocks: number;
   /** For each three-letter sequence, the words containing it (word parts are found through them). */
   trigrams: Map<string, Int32Array>;
-  /** Per entity type: its records, ascending. */
-  byType: Int32Array[];
   /** Per word: bits of the terms of the running search it starts, and those it contains. */
   startMasks: Uint16Array;
   containMasks: Uint16Array;
   /** A mark per record, for collecting and counting records without clearing between searches. */
   marks: Uint32Array;
   stamp: number;
+  /** A bit per record (record r is bit r & 31 of word r >> 5), all clear between searches. */
+  bits: Uint32Array;
 }
 
 /** A record the index found, with its position (to check its row version) and rank. */
@@ -398,17 +398,11 @@ async function readSnapshot(db: Db, closed: () => boolean, chunk: number): Promi
     textBlocks,
     blocks,
     trigrams: new Map([...trigramLists].map(([t, list]) => [t, Int32Array.from(list)])),
-    byType: ENTITY_TYPES.map((_, t) => {
-      const own: number[] = [];
-      types.forEach((type, r) => {
-        if (type === t) own.push(r);
-      });
-      return Int32Array.from(own);
-    }),
     startMasks: new Uint16Array(words.length),
     containMasks: new Uint16Array(words.length),
     marks: new Uint32Array(records),
     stamp: 0,
+    bits: new Uint32Array(Math.ceil(records / 32)),
   };
 }
 
@@ -449,18 +443,6 @@ function wordsContaining(snap: Snapshot, term: string): Set<number> {
   const found = new Set<number>();
   for (const w of shortest ?? []) if ((snap.words[w] as string).includes(term)) found.add(w);
   return found;
-}
-
-/** Calls `visit` with every record whose text holds a word in [from, to). */
-function forEachTextRecord(snap: Snapshot, from: number, to: number, visit: (r: number) => void): void {
-  const { textLow, textBlocks, blocks } = snap;
-  for (let w = from; w < to; w++) {
-    for (let b = 0; b < blocks; b++) {
-      const base = b << BLOCK_BITS;
-      const end = textBlocks[w * blocks + b + 1] as number;
-      for (let k = textBlocks[w * blocks + b] as number; k < end; k++) visit(base | (textLow[k] as number));
-    }
-  }
 }
 
 const f = Math.fround;
@@ -577,6 +559,7 @@ export function searchIndex(
       });
       const allPrefixed = (r: number) => nameMask(snap, starts, r) === full;
       const cleanup: Set<number>[] = [];
+      let usedBits = false;
       try {
         // Marks are compared with stamps that only grow; start over long before they could wrap.
         if (snap.stamp > 0xffff0000) {
@@ -589,7 +572,12 @@ export function searchIndex(
         const longest = [...distinct].sort((a, b) => b.length - a.length)[0] as string;
         const [from, to] = prefixRange(snap.words, longest);
         const stamp = ++snap.stamp;
-        const best: { at: number; rank: number }[] = [];
+        // The best `limit` so far, best first (rank, then position), kept by insertion: most
+        // records read rank below the last kept and cost one comparison.
+        const topAt: number[] = [];
+        const topRank: number[] = [];
+        const beats = (rank: number, at: number, i: number) =>
+          rank > (topRank[i] as number) || (rank === topRank[i] && at < (topAt[i] as number));
         let read = 0;
         for (let w = from; w < to && read < options.words; w++) {
           const holders = snap.namePostings[w] as Int32Array;
@@ -598,14 +586,29 @@ export function searchIndex(
             if (snap.marks[r] === stamp) continue;
             snap.marks[r] = stamp;
             // The longest term starts a word of every record read; other terms need the check.
-            if (ranges.length === 1 || allPrefixed(r))
-              best.push({ at: r, rank: 3 + tsRank(snap, r, ranges) });
+            if (ranges.length > 1 && !allPrefixed(r)) continue;
+            const rank = 3 + tsRank(snap, r, ranges);
+            let i = topAt.length;
+            if (i === limit) {
+              if (!beats(rank, r, limit - 1)) continue;
+              i--;
+            } else {
+              topAt.push(r);
+              topRank.push(rank);
+            }
+            for (; i > 0 && beats(rank, r, i - 1); i--) {
+              topAt[i] = topAt[i - 1] as number;
+              topRank[i] = topRank[i - 1] as number;
+            }
+            topAt[i] = r;
+            topRank[i] = rank;
           }
         }
-        best.sort((a, b) => b.rank - a.rank || a.at - b.at);
-        const prefixed = best
-          .slice(0, limit)
-          .map(({ at, rank }) => ({ ...hit(at), id: uuidAt(snap.ids, at), rank }));
+        const prefixed = topAt.map((at, i) => ({
+          ...hit(at),
+          id: uuidAt(snap.ids, at),
+          rank: topRank[i] as number,
+        }));
 
         const candidates = (): Candidates =>
           Object.fromEntries(ENTITY_TYPES.map((t) => [t, { ids: [], at: [] }])) as unknown as Candidates;
@@ -651,51 +654,53 @@ export function searchIndex(
                 ? prefixRange(snap.words, t)
                 : exactRange(snap.words, t),
             );
-            // Count each record once per term: after term k, the records holding terms 0..k are
-            // marked base + k + 1.
+            // The records holding every term, as bits in record (name) order: the terms before the
+            // last mark the records holding terms 0..k with base + k + 1, counting each record once
+            // per term; the last term's pass sets the bits of the records holding all the others.
             const base = snap.stamp + 1;
             snap.stamp += typed.length + 1;
-            const marks = snap.marks;
-            // The records holding every term, by entity type, as the last term's pass finds them.
-            const matched: number[][] = ENTITY_TYPES.map(() => []);
-            typed.forEach(([wFrom, wTo], k) => {
-              const last = k === typed.length - 1;
-              forEachTextRecord(snap, wFrom, wTo, (r) => {
-                if ((k === 0 && marks[r] !== base + 1) || marks[r] === base + k) {
-                  marks[r] = base + k + 1;
-                  if (last) matched[snap.types[r] as number]?.push(r);
-                }
-              });
-            });
-            // Per type, the first `wanted` in name order that no earlier group finds: from the type's
-            // matches sorted when they are few, else from one pass over the type's records (cheaper
-            // than sorting many); each type stops as soon as it has enough.
-            const found: number[] = [];
-            const wanted = options.describedCandidates;
-            const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
-            matched.forEach((list, type) => {
-              const all = snap.byType[type] as Int32Array;
-              let taken = 0;
-              if (list.length * 16 < all.length) {
-                const sorted = Int32Array.from(list).sort();
-                for (let k = 0; k < sorted.length && taken < wanted; k++) {
-                  const r = sorted[k] as number;
-                  if (fresh(r)) {
-                    found.push(r);
-                    taken++;
-                  }
-                }
-              } else {
-                const every = base + typed.length;
-                for (let k = 0; k < all.length && taken < wanted; k++) {
-                  const r = all[k] as number;
-                  if (marks[r] === every && fresh(r)) {
-                    found.push(r);
-                    taken++;
+            const { marks, bits, textLow, textBlocks, blocks } = snap;
+            const last = typed.length - 1;
+            usedBits = true;
+            for (let k = 0; k <= last; k++) {
+              const [wFrom, wTo] = typed[k] as [number, number];
+              const before = base + k;
+              for (let w = wFrom; w < wTo; w++) {
+                for (let b = 0; b < blocks; b++) {
+                  const high = b << BLOCK_BITS;
+                  const end = textBlocks[w * blocks + b + 1] as number;
+                  for (let p = textBlocks[w * blocks + b] as number; p < end; p++) {
+                    const r = high | (textLow[p] as number);
+                    if (k === last) {
+                      if (k === 0 || marks[r] === before)
+                        bits[r >> 5] = (bits[r >> 5] as number) | (1 << (r & 31));
+                    } else if ((k === 0 && marks[r] !== base + 1) || marks[r] === before)
+                      marks[r] = before + 1;
                   }
                 }
               }
-            });
+            }
+            // Per type, the first `wanted` in name order that no earlier group finds, in one pass over
+            // the bits that ends once every type has enough.
+            const found: number[] = [];
+            const wanted = options.describedCandidates;
+            const fresh = (r: number) => !allPrefixed(r) && !(options.wordParts && insideAll(r));
+            const taken = new Int32Array(ENTITY_TYPES.length);
+            let open = ENTITY_TYPES.length;
+            for (let i = 0; i < bits.length && open > 0; i++) {
+              let word = bits[i] as number;
+              while (word !== 0) {
+                const lowest = word & -word;
+                word ^= lowest;
+                const r = (i << 5) | (31 - Math.clz32(lowest));
+                const type = snap.types[r] as number;
+                if ((taken[type] as number) < wanted && fresh(r)) {
+                  found.push(r);
+                  taken[type] = (taken[type] as number) + 1;
+                  if (taken[type] === wanted) open--;
+                }
+              }
+            }
             take(described, found, wanted);
           }
         }
@@ -714,6 +719,7 @@ export function searchIndex(
         // The masks are the snapshot's own: cleared for the next search, whatever happens here.
         for (const [from, to] of ranges) starts.fill(0, from, to);
         for (const words of cleanup) for (const w of words) contains[w] = 0;
+        if (usedBits) snap.bits.fill(0);
       }
     },
     refresh: () => snapshots.refresh(),
