@@ -39,15 +39,33 @@ export function sameVersions(
   return at.every((i) => xmin.get(idAt(i)) === xminAt(i));
 }
 
-export interface FeedSnapshot<S> {
-  /** The snapshot if it is current, else undefined (and a rebuild is started when due). */
-  usable(): S | undefined;
-  /** Whether `snap` is still the current snapshot of the current data version. */
-  holds(snap: S): boolean;
+/** What every in-memory index of the database, and the snapshot under it, can be asked. */
+export interface InMemoryIndex {
   /** Builds now unless the snapshot is current (for tests and a warm start). */
   refresh(): Promise<void>;
   /** Stops building (a build in progress ends after its current chunk) and waits for it. */
   close(): Promise<void>;
+}
+
+export interface FeedSnapshot<S> extends InMemoryIndex {
+  /** The snapshot if it is current, else undefined (and a rebuild is started when due). */
+  usable(): S | undefined;
+  /** Whether `snap` is still the current snapshot of the current data version. */
+  holds(snap: S): boolean;
+}
+
+/** Where an index reports its builds (a pino logger, or anything with its two methods). */
+export interface SnapshotLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** How an in-memory index of the database is built. */
+export interface IndexOptions {
+  /** Records read per statement while building. */
+  buildChunk?: number;
+  /** Called after each completed build with its duration. */
+  onBuilt?: (ms: number) => void;
 }
 
 /**
@@ -57,7 +75,7 @@ export interface FeedSnapshot<S> {
 export function feedSnapshot<S>(
   feed: ChangeFeed,
   build: (closed: () => boolean) => Promise<S | undefined>,
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
+  log: SnapshotLog,
   what: string,
   onBuilt?: (ms: number) => void,
 ): FeedSnapshot<S> {

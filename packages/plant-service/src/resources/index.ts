@@ -1,8 +1,9 @@
 /** Mounts every resource's routes under its URL prefix; services get the database here. */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { listTotals } from '../db/catalogue-repository.js';
 import type { ChangeFeed } from '../db/change-feed.js';
 import type { Database } from '../db/client.js';
+import type { IndexOptions, InMemoryIndex, SnapshotLog } from '../db/feed-snapshot.js';
 import { memoryRelease } from '../lib/memory-release.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { calendarRoutes } from './calendar/routes.js';
@@ -63,16 +64,11 @@ export async function registerResources(
   // Built on the first request that wants them or when the server calls warmIndexes, not here: at
   // this point the database may still be migrating or loading the starter dataset (writes that do
   // not pass through the change feed).
-  const indexes: { refresh(): Promise<void> }[] = [];
+  const indexes: InMemoryIndex[] = [];
   /** An in-memory index of the database: its builds counted and followed by a memory release. */
-  const inMemory = <I extends { refresh(): Promise<void>; close(): Promise<void> }>(
+  const inMemory = <I extends InMemoryIndex>(
     name: string,
-    make: (
-      db: Database['db'],
-      feed: ChangeFeed,
-      log: FastifyBaseLogger,
-      options: { onBuilt(ms: number): void },
-    ) => I,
+    make: (db: Database['db'], feed: ChangeFeed, log: SnapshotLog, options: IndexOptions) => I,
   ): I => {
     const index = make(database.db, changeFeed, app.log, {
       onBuilt: (ms) => {

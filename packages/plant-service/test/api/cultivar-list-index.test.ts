@@ -15,7 +15,7 @@ import { catalogueRepositories } from '../../src/resources/catalogue.js';
 import { type CultivarListIndex, cultivarListIndex } from '../../src/resources/cultivars/list-index.js';
 import { cultivarService } from '../../src/resources/cultivars/service.js';
 import type { CultivarListQuery } from '../../src/schema/cultivars.js';
-import { backend, testDatabase } from '../helpers/database.js';
+import { backend, builtOnDatabaseGone, testDatabase } from '../helpers/database.js';
 
 // Every statement either backend is sent goes through this method of its client.
 const sent =
@@ -175,14 +175,7 @@ describe('cultivar list from memory', () => {
   });
 
   it('logs a build that fails (the database gone) and leaves lists to the database', async () => {
-    const gone = await testDatabase();
-    await gone.close();
-    const warnings: string[] = [];
-    const failing = cultivarListIndex(gone.db, localChangeFeed(), {
-      info: () => {},
-      warn: (_obj, msg) => warnings.push(msg),
-    });
-    await failing.refresh();
+    const { index: failing, warnings } = await builtOnDatabaseGone(cultivarListIndex);
     expect(warnings[0]).toMatch(/build failed/);
     expect(failing.select({ page: 1, per_page: 25 })).toBeUndefined();
   });

@@ -24,7 +24,7 @@ import {
   searchIndex,
 } from '../../src/resources/search/search-index.js';
 import { ENTITY_TYPES } from '../../src/schema/vocabularies.js';
-import { testDatabase } from '../helpers/database.js';
+import { builtOnDatabaseGone, testDatabase } from '../helpers/database.js';
 
 /** The names of the prepared statements run, in order: which path answered a search. */
 const statementsRun = vi.hoisted(() => [] as string[]);
@@ -267,14 +267,7 @@ describe('search from the word index', () => {
   });
 
   it('logs a build that fails (the database gone) and leaves search to the database', async () => {
-    const gone = await testDatabase();
-    await gone.close();
-    const warnings: string[] = [];
-    const failing = searchIndex(gone.db, localChangeFeed(), {
-      info: () => {},
-      warn: (_obj, msg) => warnings.push(msg),
-    });
-    await failing.refresh();
+    const { index: failing, warnings } = await builtOnDatabaseGone(searchIndex);
     expect(warnings[0]).toMatch(/search index: build failed/);
     expect(failing.find(['ber'], 20, OPTIONS)).toBeUndefined();
     expect(await searchAll(database.db, 'ber', 20, failing)).toEqual(await searchAll(database.db, 'ber', 20));

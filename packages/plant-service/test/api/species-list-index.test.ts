@@ -26,7 +26,7 @@ import {
   PLANT_LAYERS,
   TOLERANCE_LEVELS,
 } from '../../src/schema/vocabularies.js';
-import { backend, testDatabase } from '../helpers/database.js';
+import { backend, builtOnDatabaseGone, testDatabase } from '../helpers/database.js';
 
 // Every statement either backend is sent goes through this method of its client.
 const sent =
@@ -336,14 +336,7 @@ describe('species list from memory', () => {
   });
 
   it('logs a build that fails (the database gone) and leaves lists and guilds to the database', async () => {
-    const gone = await testDatabase();
-    await gone.close();
-    const warnings: string[] = [];
-    const failing = speciesListIndex(gone.db, localChangeFeed(), {
-      info: () => {},
-      warn: (_obj, msg) => warnings.push(msg),
-    });
-    await failing.refresh();
+    const { index: failing, warnings } = await builtOnDatabaseGone(speciesListIndex);
     expect(warnings[0]).toMatch(/build failed/);
     expect(failing.select({ page: 1, per_page: 25 }, [])).toBeUndefined();
     expect(failing.guildCandidates({ excluded: [], zone: null, nativeStatus: null }, 5)).toBeUndefined();

@@ -5,7 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { inject } from 'vitest';
+import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import { type Database, newPglite, openPglite, openPostgres } from '../../src/db/client.js';
+import type { InMemoryIndex, SnapshotLog } from '../../src/db/feed-snapshot.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -26,4 +28,19 @@ export async function testDatabase(): Promise<Database> {
       await adminQuery(url, `drop database if exists ${name}`);
     },
   };
+}
+
+/**
+ * An in-memory index (made by `make`) whose build ran on a database that is gone, and the
+ * warnings it logged: how each index is checked to leave its requests to the database then.
+ */
+export async function builtOnDatabaseGone<I extends InMemoryIndex>(
+  make: (db: Database['db'], feed: ChangeFeed, log: SnapshotLog) => I,
+): Promise<{ index: I; warnings: string[] }> {
+  const gone = await testDatabase();
+  await gone.close();
+  const warnings: string[] = [];
+  const index = make(gone.db, localChangeFeed(), { info: () => {}, warn: (_obj, msg) => warnings.push(msg) });
+  await index.refresh();
+  return { index, warnings };
 }

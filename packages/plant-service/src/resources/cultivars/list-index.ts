@@ -16,7 +16,14 @@
 import { sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { type Chosen, feedSnapshot, sameVersions } from '../../db/feed-snapshot.js';
+import {
+  type Chosen,
+  feedSnapshot,
+  type IndexOptions,
+  type InMemoryIndex,
+  type SnapshotLog,
+  sameVersions,
+} from '../../db/feed-snapshot.js';
 import { cultivars, species } from '../../db/tables.js';
 import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
 import type { CultivarListQuery } from '../../schema/cultivars.js';
@@ -41,13 +48,9 @@ export interface CultivarPage extends Chosen {
   total: number;
 }
 
-export interface CultivarListIndex {
+export interface CultivarListIndex extends InMemoryIndex {
   /** The page from memory, or undefined when the index is not current (the database answers). */
   select(q: CultivarListQuery): CultivarPage | undefined;
-  /** Builds the index now unless it is current (for tests and a warm start). */
-  refresh(): Promise<void>;
-  /** Stops building (a build in progress ends after its current chunk) and waits for it. */
-  close(): Promise<void>;
 }
 
 /** Cultivars read per statement while building. */
@@ -56,8 +59,8 @@ const BUILD_CHUNK = 5_000;
 export function cultivarListIndex(
   db: Db,
   feed: ChangeFeed,
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
-  { buildChunk = BUILD_CHUNK, onBuilt }: { buildChunk?: number; onBuilt?: (ms: number) => void } = {},
+  log: SnapshotLog,
+  { buildChunk = BUILD_CHUNK, onBuilt }: IndexOptions = {},
 ): CultivarListIndex {
   async function build(closed: () => boolean): Promise<Snapshot | undefined> {
     let ids = Buffer.alloc(16 * buildChunk);

@@ -24,7 +24,12 @@
 import { sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { feedSnapshot } from '../../db/feed-snapshot.js';
+import {
+  feedSnapshot,
+  type IndexOptions,
+  type InMemoryIndex,
+  type SnapshotLog,
+} from '../../db/feed-snapshot.js';
 import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
 import { ENTITY_TYPES, type EntityType } from '../../schema/vocabularies.js';
 
@@ -131,11 +136,9 @@ export interface SearchOptions {
   minPrefix: number;
 }
 
-export interface SearchIndex {
+export interface SearchIndex extends InMemoryIndex {
   /** The groups for `terms` (letters only), or undefined when the index is not current. */
   find(terms: string[], limit: number, options: SearchOptions): IndexMatches | undefined;
-  refresh(): Promise<void>;
-  close(): Promise<void>;
 }
 
 /** Whether a search's terms can be answered from the index: letters a–z only (their folding is lower-casing). */
@@ -531,8 +534,8 @@ function nameMask(snap: Snapshot, masks: Uint16Array, r: number): number {
 export function searchIndex(
   db: Db,
   feed: ChangeFeed,
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
-  { buildChunk = BUILD_CHUNK, onBuilt }: { buildChunk?: number; onBuilt?: (ms: number) => void } = {},
+  log: SnapshotLog,
+  { buildChunk = BUILD_CHUNK, onBuilt }: IndexOptions = {},
 ): SearchIndex {
   const snapshots = feedSnapshot(
     feed,

@@ -23,7 +23,15 @@
 import { asc, sql } from 'drizzle-orm';
 import type { ChangeFeed } from '../../db/change-feed.js';
 import type { Db } from '../../db/client.js';
-import { type Chosen, feedSnapshot, type RowVersion, sameVersions } from '../../db/feed-snapshot.js';
+import {
+  type Chosen,
+  feedSnapshot,
+  type IndexOptions,
+  type InMemoryIndex,
+  type RowVersion,
+  type SnapshotLog,
+  sameVersions,
+} from '../../db/feed-snapshot.js';
 import { families, species } from '../../db/tables.js';
 import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
@@ -126,15 +134,11 @@ export interface GuildPicks {
   holds(rows: readonly RowVersion[]): boolean;
 }
 
-export interface SpeciesListIndex {
+export interface SpeciesListIndex extends InMemoryIndex {
   /** The page from memory, or undefined when the index is not current (the database answers). */
   select(q: SpeciesListQuery, facets: readonly Facet[]): IndexedPage | undefined;
   /** The best `limit` guild candidates per group, or undefined when the index is not current. */
   guildCandidates(filters: GuildCandidateFilters, limit: number): GuildPicks | undefined;
-  /** Builds the index now unless it is current (for tests and a warm start). */
-  refresh(): Promise<void>;
-  /** Stops building (a build in progress ends after its current chunk) and waits for it. */
-  close(): Promise<void>;
 }
 
 /** Species read per statement while building. */
@@ -143,8 +147,8 @@ const BUILD_CHUNK = 5_000;
 export function speciesListIndex(
   db: Db,
   feed: ChangeFeed,
-  log: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void },
-  { buildChunk = BUILD_CHUNK, onBuilt }: { buildChunk?: number; onBuilt?: (ms: number) => void } = {},
+  log: SnapshotLog,
+  { buildChunk = BUILD_CHUNK, onBuilt }: IndexOptions = {},
 ): SpeciesListIndex {
   async function build(closed: () => boolean): Promise<Snapshot | undefined> {
     const familyRows = await db.select({ id: families.id, slug: families.slug }).from(families);
