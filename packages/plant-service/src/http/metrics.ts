@@ -52,7 +52,7 @@ export function createMetrics(database: Database) {
   let readCacheBytes = () => 0;
   new Gauge({
     name: `${PREFIX}response_cache_bytes`,
-    help: 'Bytes of response bodies held by the response cache, with about 200 bytes per entry for its own objects.',
+    help: 'Bytes of the response bodies held by the response cache (in its region of RESPONSE_CACHE_MB).',
     registers: [registry],
     collect() {
       this.set(readCacheBytes());

@@ -5,12 +5,14 @@
  * successful write (POST, PUT, PATCH, DELETE answered below 400) moves the version, so a write is
  * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
  *
- * Bodies are kept as their UTF-8 bytes, outside the JavaScript heap, and `maxBytes` counts those
- * bytes exactly. Kept as strings, they grew the old generation, which V8 lets grow a quarter beyond
- * its live size before collecting it, with every entry the cache pushed out left there as garbage:
- * under type-ahead search a full 32 MB budget (counted at two bytes a character, 16 MB of one-byte
- * strings) raised the heap by 30 MB. A hit also sends the bytes as they are, instead of encoding
- * the text again.
+ * Bodies are kept as their UTF-8 bytes in one region of `maxBytes` allocated once, written one
+ * after the other around it, the oldest pushed out first (lib/body-ring.ts). Kept as strings, they
+ * grew the old generation, which V8 lets grow a quarter beyond its live size before collecting it;
+ * kept as a buffer each, every body pushed out was garbage outside the heap that counted towards
+ * V8's external-memory limit: under traffic whose URLs seldom repeat, either way the service ran a
+ * full collection about every half second (a fifth to a third fewer species read by slug per
+ * second with the cache than without, p99 twice as long) and held tens of MB of bodies already
+ * pushed out.
  *
  * A body up to ADMIT_AT_ONCE_CHARS characters (a record, a page of search results) is kept at
  * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is
@@ -26,8 +28,8 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
+import { BodyRing } from '../lib/body-ring.js';
 import { FrequencyAdmission } from '../lib/frequency-admission.js';
 import { WRITE_METHODS } from '../lib/write-methods.js';
 import { noneMatch } from './conditional.js';
@@ -45,11 +47,11 @@ declare module 'fastify' {
   }
 }
 
-interface Entry {
-  /** The body's UTF-8 bytes, in memory of their own (not a slice of a shared pool). */
-  body: Buffer;
+/** What is kept with a body. */
+interface Kept {
   etag: string;
   type: string;
+  /** The data version the body was read at. */
   version: number;
 }
 
@@ -59,18 +61,6 @@ const MAX_ENTRY_CHARS = 1024 * 1024;
 const ADMIT_AT_ONCE_CHARS = 16 * 1024;
 /** URLs whose requests are counted for admission (about 2 MB of keys and counts). */
 const COUNTED_URLS = 16_384;
-/** An entry's own objects, besides its body. */
-const ENTRY_BYTES = 200;
-/** What an entry whose body has `bytes` bytes takes of the cache's budget. */
-const sizeOfBody = (bytes: number) => bytes + ENTRY_BYTES;
-const sizeOf = (entry: Entry) => sizeOfBody(entry.body.byteLength);
-
-/** `text` as UTF-8 in a buffer of its own: a pooled one would keep its whole pool slab alive. */
-function ownBytes(text: string, bytes: number): Buffer {
-  const body = Buffer.allocUnsafeSlow(bytes);
-  body.write(text, 'utf8');
-  return body;
-}
 
 const NOT_MODIFIED = {
   type: 'null',
@@ -79,11 +69,9 @@ const NOT_MODIFIED = {
 
 export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: AppMetrics }>(
   async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
-    const cache =
-      maxBytes > 0 ? new LRUCache<string, Entry>({ maxSize: maxBytes, sizeCalculation: sizeOf }) : undefined;
-    if (cache) metrics.cache.size(() => cache.calculatedSize);
+    const cache = maxBytes > 0 ? new BodyRing<Kept>(maxBytes) : undefined;
+    if (cache) metrics.cache.size(() => cache.held);
     const frequency = cache ? new FrequencyAdmission<string>(COUNTED_URLS, () => cache.size) : undefined;
-    const stale = (entry: Entry) => entry.version !== feed.version;
 
     // A cached route answers a current If-None-Match with 304; its document says so.
     app.addHook('onRoute', (route) => {
@@ -97,14 +85,14 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       request.cacheVersion = feed.version;
       frequency?.touch(request.url);
       const entry = cache.get(request.url);
-      if (!entry || entry.version !== feed.version) {
+      if (!entry || entry.meta.version !== feed.version) {
         metrics.cache.miss();
         return;
       }
       metrics.cache.hit();
-      reply.header('etag', entry.etag).header('x-cache', 'HIT');
-      if (noneMatch(request.headers['if-none-match'], entry.etag)) return reply.code(304).send();
-      return reply.type(entry.type).send(entry.body);
+      reply.header('etag', entry.meta.etag).header('x-cache', 'HIT');
+      if (noneMatch(request.headers['if-none-match'], entry.meta.etag)) return reply.code(304).send();
+      return reply.type(entry.meta.type).send(cache.read(entry));
     });
 
     app.addHook('onSend', async (request, reply, payload) => {
@@ -118,25 +106,25 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_CHARS)
         return payload;
       reply.header('x-cache', 'MISS');
-      const bytes = Buffer.byteLength(payload);
-      // The entry object is made only when kept: an object made for every response and kept for
-      // some teaches V8 to allocate them all in the old generation, each holding its body there
-      // until the next full collection (a collection every half second under list traffic).
-      const kept =
-        cache !== undefined &&
-        (payload.length <= ADMIT_AT_ONCE_CHARS ||
-          frequency?.admits(cache, request.url, sizeOfBody(bytes), sizeOf, stale) === true);
-      if (!kept) {
-        reply.header('etag', `"${hash('sha1', payload, 'base64url')}"`);
-        return payload;
-      }
-      // Encoded once: the ETag is the hash of the kept bytes (the same as the text's, which hashes
-      // as UTF-8), and they go out as kept.
-      const body = ownBytes(payload, bytes);
-      const etag = `"${hash('sha1', body, 'base64url')}"`;
+      // The ETag is the hash of the body's UTF-8 bytes, as the text hashes.
+      const etag = `"${hash('sha1', payload, 'base64url')}"`;
       reply.header('etag', etag);
-      cache.set(request.url, { body, etag, type: String(reply.getHeader('content-type')), version });
-      return body;
+      if (!cache) return payload;
+      const bytes = Buffer.byteLength(payload);
+      const victims = payload.length <= ADMIT_AT_ONCE_CHARS ? [] : cache.victims(bytes);
+      const admitted =
+        victims !== undefined &&
+        frequency?.admits(
+          request.url,
+          victims.map((v) => ({ key: v.key, stale: v.meta.version !== feed.version })),
+        ) === true;
+      if (admitted)
+        cache.set(request.url, payload, bytes, {
+          etag,
+          type: String(reply.getHeader('content-type')),
+          version,
+        });
+      return payload;
     });
   },
   { name: 'response-cache' },

@@ -1,8 +1,8 @@
 /**
- * Admission by recent frequency, for a size-bounded LRU that keeps things read again (responses by
- * URL). A plain LRU keeps whatever was read last: under traffic whose
+ * Admission by recent frequency, for a size-bounded cache that keeps things read again (responses
+ * by URL). A cache that keeps whatever was read last: under traffic whose
  * keys seldom repeat (a filter panel, a crawler), every new entry pushes out one that was read
- * more often, and both die in the old generation's collector, so the cache costs more than it saves.
+ * more often, so the cache costs more than it saves.
  *
  * The rule (TinyLFU's, with exact counts for recent keys instead of a sketch): while the cache has
  * room, anything is admitted; once it is full, a candidate is admitted only if its key was requested
@@ -62,28 +62,13 @@ export class FrequencyAdmission<K extends {}> {
   }
 
   /**
-   * Whether `key`, whose entry takes `size` of `cache`'s `maxSize`, may go in: the cache has room
-   * for it, or every entry that would leave for it (least recently used first) is stale or was
-   * requested fewer times than `key`. `sizeOf` is the cache's own size calculation.
+   * Whether `key` may go in when `victims` would leave for it (none while the cache has room):
+   * every one of them is stale or was requested fewer times lately than `key`.
    */
-  admits<V extends {}>(
-    cache: LRUCache<K, V>,
-    key: K,
-    size: number,
-    sizeOf: (value: V, key: K) => number,
-    stale: (value: V) => boolean = () => false,
-  ): boolean {
-    let free = cache.maxSize - cache.calculatedSize;
-    if (free >= size) return true;
+  admits(key: K, victims: Iterable<{ key: K; stale: boolean }>): boolean {
     const wanted = this.count(key);
-    for (const victim of cache.rkeys()) {
-      const value = cache.peek(victim, { allowStale: true });
-      if (value === undefined) continue;
-      if (!stale(value) && this.count(victim) >= wanted) return false;
-      free += sizeOf(value, victim);
-      if (free >= size) return true;
-    }
-    return false;
+    for (const victim of victims) if (!victim.stale && this.count(victim.key) >= wanted) return false;
+    return true;
   }
 
   #aged(count: Count): number {

@@ -1,49 +1,36 @@
-import { LRUCache } from 'lru-cache';
 import { describe, expect, it } from 'vitest';
 import { FrequencyAdmission } from '../../src/lib/frequency-admission.js';
 
-const sizeOf = (value: string) => value.length;
-const cacheOf = (maxSize: number) => new LRUCache<string, string>({ maxSize, sizeCalculation: sizeOf });
+const fresh = (...keys: string[]) => keys.map((key) => ({ key, stale: false }));
 
 describe('frequency admission', () => {
-  it('admits anything while there is room', () => {
+  it('admits anything while there is room (nothing has to leave)', () => {
     const frequency = new FrequencyAdmission<string>(100, () => 1);
-    const cache = cacheOf(10);
-    expect(frequency.admits(cache, 'never-counted', 10, sizeOf)).toBe(true);
-    cache.set('a', 'xxxxx');
-    expect(frequency.admits(cache, 'b', 5, sizeOf)).toBe(true);
-    expect(frequency.admits(cache, 'b', 6, sizeOf)).toBe(false);
+    frequency.touch('a');
+    expect(frequency.admits('never-counted', [])).toBe(true);
+    expect(frequency.admits('never-counted', fresh('a'))).toBe(false);
   });
 
   it('once full, admits a key only if it was requested more often than every entry it pushes out', () => {
     const frequency = new FrequencyAdmission<string>(100, () => 1);
-    const cache = cacheOf(10);
-    // b is the least recently used, so it leaves first.
-    for (const [key, times] of [
-      ['b', 1],
-      ['a', 3],
-    ] as const) {
-      for (let i = 0; i < times; i++) frequency.touch(key);
-      cache.set(key, 'xxxxx');
-    }
+    frequency.touch('b');
+    for (let i = 0; i < 3; i++) frequency.touch('a');
     frequency.touch('c');
-    expect(frequency.admits(cache, 'c', 5, sizeOf)).toBe(false); // b has as many requests
+    expect(frequency.admits('c', fresh('b'))).toBe(false); // b has as many requests
     frequency.touch('c');
-    expect(frequency.admits(cache, 'c', 5, sizeOf)).toBe(true); // only b leaves
+    expect(frequency.admits('c', fresh('b'))).toBe(true); // only b leaves
     // Room for c needs both out, and a was requested three times.
-    expect(frequency.admits(cache, 'c', 10, sizeOf)).toBe(false);
+    expect(frequency.admits('c', fresh('b', 'a'))).toBe(false);
     frequency.touch('c');
     frequency.touch('c');
-    expect(frequency.admits(cache, 'c', 10, sizeOf)).toBe(true);
+    expect(frequency.admits('c', fresh('b', 'a'))).toBe(true);
   });
 
   it('lets stale entries leave for anything', () => {
     const frequency = new FrequencyAdmission<string>(100, () => 1);
-    const cache = cacheOf(10);
     for (let i = 0; i < 5; i++) frequency.touch('old');
-    cache.set('old', 'xxxxxxxxxx');
-    expect(frequency.admits(cache, 'new', 10, sizeOf)).toBe(false);
-    expect(frequency.admits(cache, 'new', 10, sizeOf, (value) => value === 'xxxxxxxxxx')).toBe(true);
+    expect(frequency.admits('new', fresh('old'))).toBe(false);
+    expect(frequency.admits('new', [{ key: 'old', stale: true }])).toBe(true);
   });
 
   it('saturates counts at 15 and halves them every ten requests per entry the cache holds, at least every 1,000', () => {
