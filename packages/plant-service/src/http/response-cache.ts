@@ -18,7 +18,7 @@
  * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is
  * full only if its URL was
  * requested more often lately than the entries it would push out (lib/frequency-admission.ts;
- * requests are counted for the last COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
+ * requests are counted in a sketch sized for COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
  * (filter panels, crawlers), keeping every large body pushed out one that was read more often and
  * left both for the old generation's collector: list pages with facets ran a fifth slower with the
  * cache than without it. Small bodies cost the collector little, and type-ahead searches, which
@@ -59,7 +59,7 @@ interface Kept {
 const MAX_ENTRY_CHARS = 1024 * 1024;
 /** Bodies up to this many characters are kept at once; longer ones by the frequency of their URL. */
 const ADMIT_AT_ONCE_CHARS = 16 * 1024;
-/** URLs whose requests are counted for admission (about 2 MB of keys and counts). */
+/** About how many distinct URLs the admission's counts tell apart (64 KB of counters). */
 const COUNTED_URLS = 16_384;
 
 const NOT_MODIFIED = {
@@ -71,7 +71,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
   async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
     const cache = maxBytes > 0 ? new BodyRing<Kept>(maxBytes) : undefined;
     if (cache) metrics.cache.size(() => cache.held);
-    const frequency = cache ? new FrequencyAdmission<string>(COUNTED_URLS, () => cache.size) : undefined;
+    const frequency = cache ? new FrequencyAdmission(COUNTED_URLS, () => cache.size) : undefined;
 
     // A cached route answers a current If-None-Match with 304; its document says so.
     app.addHook('onRoute', (route) => {
