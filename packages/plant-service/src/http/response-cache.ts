@@ -1,9 +1,10 @@
 /**
  * Response cache for public reads. Routes opt in with `config: { cache: true }`; their 200
- * bodies are kept per URL in a byte-bounded LRU, tagged with the data version of the change
- * feed when the request started, and served only while that version is current. Every
- * successful write (POST, PUT, PATCH, DELETE answered below 400) moves the version, so a write is
- * visible to the next read. Responses carry an ETag (If-None-Match → 304) and `X-Cache: HIT|MISS`.
+ * bodies are kept per URL in a byte-bounded region (oldest out first), tagged with the data
+ * version of the change feed when the request started, and served only while that version is
+ * current. Every successful write (POST, PUT, PATCH, DELETE answered below 400) moves the
+ * version, so a write is visible to the next read. Responses carry an ETag (If-None-Match → 304)
+ * and `X-Cache: HIT|MISS`.
  *
  * Bodies are kept as their UTF-8 bytes in one region of `maxBytes` allocated once, written one
  * after the other around it, the oldest pushed out first (lib/body-ring.ts). Kept as strings, they
