@@ -17,14 +17,14 @@
  *
  * A body up to ADMIT_AT_ONCE_CHARS characters (a record, a page of search results) is kept at
  * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is
- * full only if its URL was
- * requested more often lately than the entries it would push out (lib/frequency-admission.ts;
- * requests are counted in a sketch sized for COUNTED_URLS URLs). Under traffic whose URLs seldom repeat
- * (filter panels, crawlers), keeping every large body pushed out one that was read more often and
- * left both for the old generation's collector: list pages with facets ran a fifth slower with the
- * cache than without it. Small bodies cost the collector little, and type-ahead searches, which
- * repeat within minutes but seldom three times, lose two thirds of their hits when kept only for a
- * URL requested more often than those they push out.
+ * full only if its URL was requested more often lately than the entries it would push out
+ * (lib/frequency-admission.ts; requests are counted in a sketch sized for COUNTED_URLS URLs).
+ * Under traffic whose URLs seldom repeat (filter panels, crawlers), keeping every large body
+ * pushed out one that was read more often and left both for the old generation's collector: list
+ * pages with facets ran a fifth slower with the cache than without it. Small bodies cost the
+ * collector little, and type-ahead searches, which repeat within minutes but seldom three times,
+ * lose two thirds of their hits when kept only for a URL requested more often than those they
+ * push out.
  */
 import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
