@@ -7,11 +7,12 @@ import { mkdir } from 'node:fs/promises';
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { LRUCache } from 'lru-cache';
 import pg from 'pg';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
+import { preparePgliteRepeated } from './pglite-prepared.js';
 import { type Reachability, type ReachabilityLog, watchReachability } from './reachability.js';
+import { repeatedStatements } from './repeated-statements.js';
 import { orderStatements } from './statement-order.js';
 import * as tables from './tables.js';
 
@@ -50,8 +51,6 @@ const CONNECT_TIMEOUT_MS = 5_000;
  * each connection keeps prepared in the server.
  */
 const PREPARED_STATEMENTS = 256;
-/** Longer texts (bulk statements) are not worth remembering. */
-const MAX_PREPARED_TEXT = 16_384;
 
 export function openPostgres({
   url,
@@ -136,37 +135,20 @@ function watchQueries(pool: pg.Pool, reachability: Reachability): void {
 }
 
 /**
- * Statements sent outside transactions whose text has been sent before run as named prepared
- * statements: each connection parses and plans such a text once (PostgreSQL moves to a generic
- * plan after a few runs when that costs no more), instead of on every request. The parameters
- * carry the values, so a text is a statement's shape: a filtered list with its set of filters, a
- * facet count, a page with or without its total. A text seen once is not prepared, so one-off
- * statements leave nothing behind, and at most `limit` texts ever are: the names live as long as
- * the connections, and server memory per connection stays bounded. Transactions (checked-out
- * clients) are left as they are.
+ * Statements sent through the pool (outside transactions) whose text has been sent before run as
+ * named prepared statements (repeated-statements.ts). Transactions (checked-out clients) are left
+ * as they are.
  */
 function prepareRepeated(pool: pg.Pool, limit: number): void {
   if (limit <= 0) return;
-  // Texts sent once so far, the oldest forgotten first: a stream of one-off statements never
-  // crowds out a shape that repeats.
-  const seen = new LRUCache<string, true>({ max: limit * 4 });
-  const names = new Map<string, string>();
+  const nameOf = repeatedStatements(limit);
   const query = pool.query.bind(pool) as Callable;
   pool.query = ((...args: unknown[]) => {
     const config = args[0];
     if (typeof config === 'object' && config !== null && !('name' in config && config.name)) {
       const text = (config as { text?: unknown }).text;
-      if (typeof text === 'string' && text.length <= MAX_PREPARED_TEXT) {
-        let name = names.get(text);
-        if (name === undefined && names.size < limit) {
-          if (seen.has(text)) {
-            seen.delete(text);
-            name = `repeated_${names.size + 1}`;
-            names.set(text, name);
-          } else seen.set(text, true);
-        }
-        if (name !== undefined) args[0] = { ...config, name };
-      }
+      const name = typeof text === 'string' ? nameOf(text) : undefined;
+      if (name !== undefined) args[0] = { ...config, name };
     }
     return query(...args);
   }) as typeof pool.query;
@@ -201,6 +183,7 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     await unlock();
     throw error;
   });
+  await preparePgliteRepeated(client, PREPARED_STATEMENTS);
   orderStatements(client);
   return {
     db: drizzlePglite({ client, schema: tables }) as unknown as Db,

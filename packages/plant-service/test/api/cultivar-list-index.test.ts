@@ -3,11 +3,9 @@
  * for every species and page, and it steps aside whenever it may be behind the data.
  */
 
-import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
 import { cultivars, families, species } from '../../src/db/tables.js';
@@ -15,11 +13,9 @@ import { catalogueRepositories } from '../../src/resources/catalogue.js';
 import { type CultivarListIndex, cultivarListIndex } from '../../src/resources/cultivars/list-index.js';
 import { cultivarService } from '../../src/resources/cultivars/service.js';
 import type { CultivarListQuery } from '../../src/schema/cultivars.js';
-import { backend, builtOnDatabaseGone, testDatabase } from '../helpers/database.js';
+import { builtOnDatabaseGone, statementCounter, testDatabase } from '../helpers/database.js';
 
-// Every statement either backend is sent goes through this method of its client.
-const sent =
-  backend === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+const sent = statementCounter();
 
 // Names that sort differently by byte and by collation, and twins that only the id orders.
 const NAMES = ['Abendrot', 'abendstern', 'Ábendglut', 'Zitrone', 'aa', 'Roter', 'Roter', 'Überraschung'];
@@ -109,9 +105,9 @@ describe('cultivar list from memory', () => {
   it('answers a page, however deep, in one statement', async () => {
     await index.refresh();
     const statements = async (service: ReturnType<typeof cultivarService>, q: CultivarListQuery) => {
-      const before = sent.mock.calls.length;
+      const before = sent();
       await service.list(q);
-      return sent.mock.calls.length - before;
+      return sent() - before;
     };
     const deep = { page: 14, per_page: 10 };
     expect(await statements(indexed, deep)).toBe(1);

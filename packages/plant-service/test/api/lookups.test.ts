@@ -2,18 +2,14 @@
  * Lookups by slug or uuid made in the same turn of the event loop share one statement, and each
  * caller still gets exactly its own record (or nothing), read fresh from the database.
  */
-import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogueRepository } from '../../src/db/catalogue-repository.js';
 import type { Database } from '../../src/db/client.js';
 import { families } from '../../src/db/tables.js';
-import { backend, testDatabase } from '../helpers/database.js';
+import { statementCounter, testDatabase } from '../helpers/database.js';
 
-// Every statement either backend is sent goes through this method of its client.
-const sent =
-  backend === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+const sent = statementCounter();
 
 let database: Database;
 const repository = catalogueRepository(families, 'family');
@@ -34,9 +30,9 @@ afterAll(() => database.close());
 
 /** The number of statements `work` sent. */
 async function statements<T>(work: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const before = sent.mock.calls.length;
+  const before = sent();
   const result = await work();
-  return { result, count: sent.mock.calls.length - before };
+  return { result, count: sent() - before };
 }
 
 describe('lookups by ref', () => {

@@ -4,10 +4,8 @@
  * be behind the data.
  */
 
-import { PGlite } from '@electric-sql/pglite';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import type { Database } from '../../src/db/client.js';
@@ -26,11 +24,9 @@ import {
   PLANT_LAYERS,
   TOLERANCE_LEVELS,
 } from '../../src/schema/vocabularies.js';
-import { backend, builtOnDatabaseGone, testDatabase } from '../helpers/database.js';
+import { builtOnDatabaseGone, statementCounter, testDatabase } from '../helpers/database.js';
 
-// Every statement either backend is sent goes through this method of its client.
-const sent =
-  backend === 'pglite' ? vi.spyOn(PGlite.prototype, 'query') : vi.spyOn(pg.Client.prototype, 'query');
+const sent = statementCounter();
 
 const ZONES = ['3', '5a', '6-8', '6b-9a', '7a-7b', '8b', '10-12', 'bogus', null];
 // Names that sort differently by byte and by collation, and twins that only the id orders.
@@ -175,9 +171,9 @@ describe('species list from memory', () => {
   it("answers a guild in two statements at most, and in one once the candidates' texts are kept", async () => {
     await index.refresh();
     const statements = async (guilds: ReturnType<typeof guildService>) => {
-      const before = sent.mock.calls.length;
+      const before = sent();
       await guilds.guild(speciesIds[0]!, { limit: 5, hardiness_zone: '6' });
-      return sent.mock.calls.length - before;
+      return sent() - before;
     };
     expect(await statements(plainGuilds)).toBe(2);
     // From the index: the picks' row versions come with the species and its relations, and the

@@ -4,7 +4,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { inject } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { inject, vi } from 'vitest';
 import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import { type Database, newPglite, openPglite, openPostgres } from '../../src/db/client.js';
 import type { InMemoryIndex, SnapshotLog } from '../../src/db/feed-snapshot.js';
@@ -43,4 +45,22 @@ export async function builtOnDatabaseGone<I extends InMemoryIndex>(
   const index = make(gone.db, localChangeFeed(), { info: () => {}, warn: (_obj, msg) => warnings.push(msg) });
   await index.refresh();
   return { index, warnings };
+}
+
+/** The first byte of the protocol messages that run a statement: Bind, and a simple Query. */
+const RUNS_STATEMENT = new Set(['B'.charCodeAt(0), 'Q'.charCodeAt(0)]);
+
+/**
+ * The number of statements either backend has been sent so far (call once per test file, before
+ * the statements to count). On PostgreSQL every statement goes through a client's `query`; on
+ * PGlite through a protocol message that binds (or simply runs) it, whether PGlite's own `query`
+ * sends it or a named prepared statement does (db/pglite-prepared.ts).
+ */
+export function statementCounter(): () => number {
+  if (backend === 'postgres') {
+    const sent = vi.spyOn(pg.Client.prototype, 'query');
+    return () => sent.mock.calls.length;
+  }
+  const sent = vi.spyOn(PGlite.prototype, 'execProtocolStream');
+  return () => sent.mock.calls.filter(([message]) => RUNS_STATEMENT.has(message[0] as number)).length;
 }
