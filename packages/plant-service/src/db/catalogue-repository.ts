@@ -172,6 +172,8 @@ type Column = 'id' | 'slug';
 
 /** The most refs one batched lookup sends (a bound on the statement's array parameter). */
 const MAX_BATCH = 100;
+/** The most ids one statement for chosen records sends: the pages of several requests. */
+const MAX_CHOSEN_BATCH = 1_000;
 
 export function catalogueRepository<T extends CatalogueTable>(
   of: T,
@@ -262,6 +264,31 @@ export function catalogueRepository<T extends CatalogueTable>(
   const byIdsStatement = () =>
     sql`select ${table.id} as id, ${table}.xmin::text as xmin, ${json} as json
         from ${table} where ${table.id} = any(${sql.placeholder('ids')}::uuid[])`;
+  type Versioned = { id: string; xmin: string; json: JsonText<R> };
+  /**
+   * The records in-memory indexes chose, by id, with their row versions: as with the lookups, the
+   * pages that requests read in the same turn of the event loop go to the database as one
+   * statement, whose rows each request then checks against the versions its index read. Nothing is
+   * cached: every page reads rows committed before its statement was sent.
+   */
+  const chosenLoaders = new WeakMap<Db, DataLoader<string, Versioned | undefined>>();
+  function chosenLoader(db: Db): DataLoader<string, Versioned | undefined> {
+    let found = chosenLoaders.get(db);
+    if (!found) {
+      found = new DataLoader<string, Versioned | undefined>(
+        async (ids) => {
+          const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, {
+            ids: [...new Set(ids)],
+          });
+          const byId = new Map(rows.map((row) => [row.id, row]));
+          return ids.map((id) => byId.get(id));
+        },
+        { cache: false, maxBatchSize: MAX_CHOSEN_BATCH, batchScheduleFn: (run) => setImmediate(run) },
+      );
+      chosenLoaders.set(db, found);
+    }
+    return found;
+  }
 
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
@@ -339,18 +366,12 @@ export function catalogueRepository<T extends CatalogueTable>(
     },
 
     async chosenJson(db, chosen) {
-      // The rows that exist, with their row versions, in no particular order.
-      const rows =
-        chosen.ids.length === 0
-          ? []
-          : await runPrepared<{ id: string; xmin: string; json: JsonText<R> }>(
-              db,
-              byIdsName,
-              byIdsStatement,
-              {
-                ids: chosen.ids,
-              },
-            );
+      // The rows that exist, with their row versions.
+      const rows: Versioned[] = [];
+      for (const row of chosen.ids.length === 0 ? [] : await chosenLoader(db).loadMany(chosen.ids)) {
+        if (row instanceof Error) throw row;
+        if (row !== undefined) rows.push(row);
+      }
       if (!chosen.holds(rows)) return undefined;
       const byId = new Map(rows.map((row) => [row.id, row.json]));
       return chosen.ids.map((id) => byId.get(id) as JsonText<R>);

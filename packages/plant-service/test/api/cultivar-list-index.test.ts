@@ -115,6 +115,19 @@ describe('cultivar list from memory', () => {
     expect((await list(indexed, deep)).data).toHaveLength(10);
   });
 
+  it('reads the pages requested in the same turn in one statement, each its own', async () => {
+    await index.refresh();
+    const queries = [
+      { page: 1, per_page: 10 },
+      { page: 3, per_page: 7 },
+      { page: 2, per_page: 5, species: 'cv-index-species-0' },
+    ];
+    const before = sent();
+    const pages = await Promise.all(queries.map((q) => list(indexed, q)));
+    expect(sent() - before).toBe(1);
+    for (const [i, q] of queries.entries()) expect(pages[i]).toEqual(await list(plain, q));
+  });
+
   it('leaves a search to the database', () => {
     expect(index.select({ page: 1, per_page: 25, search: 'roter' })).toBeUndefined();
   });
