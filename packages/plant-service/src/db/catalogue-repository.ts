@@ -175,6 +175,22 @@ const MAX_BATCH = 100;
 /** The most ids one statement for chosen records sends: the pages of several requests. */
 const MAX_CHOSEN_BATCH = 1_000;
 
+/**
+ * A loader that collects the keys asked for in one turn of the event loop, until its I/O callbacks
+ * have run, and loads them together, at most `maxBatchSize` at a time. No cache: a loader lives as
+ * long as the database object and must not answer from older reads.
+ */
+function perTurn<V>(
+  load: (keys: readonly string[]) => Promise<(V | undefined)[]>,
+  maxBatchSize: number,
+): DataLoader<string, V | undefined> {
+  return new DataLoader<string, V | undefined>(load, {
+    cache: false,
+    maxBatchSize,
+    batchScheduleFn: (run) => setImmediate(run),
+  });
+}
+
 export function catalogueRepository<T extends CatalogueTable>(
   of: T,
   noun: string,
@@ -228,17 +244,12 @@ export function catalogueRepository<T extends CatalogueTable>(
           )
           .prepare(`${name}_batch`);
         const of = (row: unknown) => (row === undefined ? undefined : value(row as never));
-        return new DataLoader<string, V | undefined>(
-          async (refs) => {
-            if (refs.length === 1) return [of((await one.execute({ ref: refs[0] }))[0])];
-            const rows = (await many.execute({ refs: [...new Set(refs)] })) as Record<string, unknown>[];
-            const byRef = new Map(rows.map((row) => [row[column] as string, row]));
-            return refs.map((ref) => of(byRef.get(ref)));
-          },
-          // The turn's lookups are collected until its I/O callbacks have run; no cache, since a
-          // loader lives as long as the database object and must not answer from older reads.
-          { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (run) => setImmediate(run) },
-        );
+        return perTurn<V>(async (refs) => {
+          if (refs.length === 1) return [of((await one.execute({ ref: refs[0] }))[0])];
+          const rows = (await many.execute({ refs: [...new Set(refs)] })) as Record<string, unknown>[];
+          const byRef = new Map(rows.map((row) => [row[column] as string, row]));
+          return refs.map((ref) => of(byRef.get(ref)));
+        }, MAX_BATCH);
       };
       const rows = (column: Column) =>
         make(column, columns, `${getTableName(table)}_by_${column}`, (row: R) => row);
@@ -275,16 +286,11 @@ export function catalogueRepository<T extends CatalogueTable>(
   function chosenLoader(db: Db): DataLoader<string, Versioned | undefined> {
     let found = chosenLoaders.get(db);
     if (!found) {
-      found = new DataLoader<string, Versioned | undefined>(
-        async (ids) => {
-          const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, {
-            ids: [...new Set(ids)],
-          });
-          const byId = new Map(rows.map((row) => [row.id, row]));
-          return ids.map((id) => byId.get(id));
-        },
-        { cache: false, maxBatchSize: MAX_CHOSEN_BATCH, batchScheduleFn: (run) => setImmediate(run) },
-      );
+      found = perTurn<Versioned>(async (ids) => {
+        const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, { ids: [...new Set(ids)] });
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        return ids.map((id) => byId.get(id));
+      }, MAX_CHOSEN_BATCH);
       chosenLoaders.set(db, found);
     }
     return found;

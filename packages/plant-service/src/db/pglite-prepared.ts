@@ -37,20 +37,10 @@ export async function preparePgliteRepeated(client: PGlite, limit: number): Prom
   const parsed = new Map<string, Named>();
   const unnamed = client.query.bind(client);
 
-  const concat = (parts: Uint8Array[]): Uint8Array => {
-    const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      all.set(part, at);
-      at += part.length;
-    }
-    return all;
-  };
-
   /** Parses `text` under `name` and learns its parameters' types. */
   const prepare = async (name: string, text: string, options: QueryOptions | undefined): Promise<Named> => {
     const messages = await client.execProtocolStream(
-      concat([
+      Buffer.concat([
         serialize.parse({ name, text, types: options?.paramTypes ?? [] }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
@@ -80,7 +70,7 @@ export async function preparePgliteRepeated(client: PGlite, limit: number): Prom
       return serializer ? serializer(value) : String(value);
     });
     const messages = await client.execProtocolStream(
-      concat([
+      Buffer.concat([
         serialize.bind({ statement: statement.name, values }),
         serialize.describe({ type: 'P' }),
         serialize.execute({}),

@@ -83,8 +83,13 @@ export class FrequencyAdmission {
    * every one of them is stale or was requested fewer times lately than `key`.
    */
   admits(key: string, victims: Iterable<{ key: string; stale: boolean }>): boolean {
-    const wanted = this.count(key);
-    for (const victim of victims) if (!victim.stale && this.count(victim.key) >= wanted) return false;
+    // Counted only when a fresh victim asks for it: most bodies push out nothing.
+    let wanted: number | undefined;
+    for (const victim of victims) {
+      if (victim.stale) continue;
+      wanted ??= this.count(key);
+      if (this.count(victim.key) >= wanted) return false;
+    }
     return true;
   }
 

@@ -128,6 +128,13 @@ describe('cultivar list from memory', () => {
     for (const [i, q] of queries.entries()) expect(pages[i]).toEqual(await list(plain, q));
   });
 
+  it('fails a page whose records cannot be read, rather than answering without them', async () => {
+    const gone = await testDatabase();
+    await gone.close();
+    const chosen = { ids: [speciesIds[0] as string], holds: () => true };
+    await expect(catalogueRepositories().cultivars.chosenJson(gone.db, chosen)).rejects.toThrow();
+  });
+
   it('leaves a search to the database', () => {
     expect(index.select({ page: 1, per_page: 25, search: 'roter' })).toBeUndefined();
   });

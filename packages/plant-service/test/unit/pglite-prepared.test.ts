@@ -126,6 +126,16 @@ describe('repeated statements on PGlite', () => {
     expect((await prepared()).join('\n')).not.toMatch(/in_transaction/);
   });
 
+  it('fails a prepared statement once the database is closed', async () => {
+    const closing = await newPglite();
+    const closed = await openPglite({ instance: closing });
+    const one = () => closed.db.execute(sql`select ${1}::int as one`);
+    await one();
+    await one();
+    await closed.close();
+    await expect(one()).rejects.toMatchObject({ cause: { message: expect.stringMatching(/closed/i) } });
+  });
+
   it('prepares no more texts than its limit', async () => {
     for (const column of ['a', 'b', 'c', 'd', 'e', 'f', 'g'])
       for (let i = 0; i < 2; i++) await database.db.execute(sql.raw(`select 1 as ${column}`));
