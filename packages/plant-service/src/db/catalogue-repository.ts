@@ -5,7 +5,7 @@
  * violations become catalogue errors in constraints.ts.
  */
 
-import DataLoader from 'dataloader';
+import type DataLoader from 'dataloader';
 import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
 import { LRUCache } from 'lru-cache';
@@ -17,6 +17,7 @@ import type { Db, Executor } from './client.js';
 import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 import type { Chosen } from './feed-snapshot.js';
+import { perTurn } from './per-turn.js';
 import { runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
@@ -174,22 +175,6 @@ type Column = 'id' | 'slug';
 const MAX_BATCH = 100;
 /** The most ids one statement for chosen records sends: the pages of several requests. */
 const MAX_CHOSEN_BATCH = 1_000;
-
-/**
- * A loader that collects the keys asked for in one turn of the event loop, until its I/O callbacks
- * have run, and loads them together, at most `maxBatchSize` at a time. No cache: a loader lives as
- * long as the database object and must not answer from older reads.
- */
-function perTurn<V>(
-  load: (keys: readonly string[]) => Promise<(V | undefined)[]>,
-  maxBatchSize: number,
-): DataLoader<string, V | undefined> {
-  return new DataLoader<string, V | undefined>(load, {
-    cache: false,
-    maxBatchSize,
-    batchScheduleFn: (run) => setImmediate(run),
-  });
-}
 
 export function catalogueRepository<T extends CatalogueTable>(
   of: T,

@@ -266,6 +266,32 @@ describe('search from the word index', () => {
     );
   });
 
+  it('reads the records of searches that names alone answer in one statement per turn, each checked', async () => {
+    // A limit of 3 that group 1 fills for each text: nothing is left to rank in the database.
+    const texts = ['ber', 'mon', 'sal'];
+    statementsRun.length = 0;
+    const together = await Promise.all(texts.map((text) => searchAll(database.db, text, 3, index)));
+    expect(statementsRun).toEqual(['search_shown']);
+    for (const [i, text] of texts.entries()) {
+      expect(together[i]!.map((r) => r.rank).every((rank) => rank >= 3)).toBe(true);
+      expect(together[i], text).toEqual(await searchAll(database.db, text, 3));
+    }
+    // Changed and deleted behind the index's back: the database answers.
+    await addSpecies({ slug: 'qwyzzle-one', name_scientific: 'Qwyzzle alpha' });
+    await addSpecies({ slug: 'qwyzzle-two', name_scientific: 'Qwyzzle beta' });
+    expect((await searchAll(database.db, 'qwyzz', 20, index)).map((r) => r.slug)).toEqual([
+      'qwyzzle-one',
+      'qwyzzle-two',
+    ]);
+    await database.db.execute(sql`update ${species} set name_scientific = 'Other beta' where slug = 'qwyzzle-two'`);
+    expect((await searchAll(database.db, 'qwyzz', 20, index)).map((r) => r.slug)).toEqual(['qwyzzle-one']);
+    await database.db.delete(species).where(eq(species.slug, 'qwyzzle-one'));
+    statementsRun.length = 0;
+    expect(await searchAll(database.db, 'qwyzz', 20, index)).toEqual([]);
+    // The index's answer was tried first, then the database's groups.
+    expect(statementsRun[0]).toBe('search_shown');
+  });
+
   it('logs a build that fails (the database gone) and leaves search to the database', async () => {
     const { index: failing, warnings } = await builtOnDatabaseGone(searchIndex);
     expect(warnings[0]).toMatch(/search index: build failed/);

@@ -14,13 +14,15 @@
  *      similarity ≥ 0.5, "tomatoe" finds Tomato): rank = similarity.
  * Groups 2 and 3 rank a bounded candidate set per entity type.
  */
+import type DataLoader from 'dataloader';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../../db/client.js';
+import { perTurn } from '../../db/per-turn.js';
 import { runPrepared } from '../../db/prepared-sql.js';
 import { cultivars, families, nameWords, species } from '../../db/tables.js';
 import type { SearchResult } from './schemas.js';
-import { type SearchIndex, searchable } from './search-index.js';
+import { type IndexMatches, type SearchIndex, searchable } from './search-index.js';
 import { searchLexemes, tsqueryOf, typedQueryOf } from './tsquery.js';
 
 /** How many name words the prefix group reads at most. */
@@ -77,24 +79,32 @@ type Phase = (s: Source) => { where: SQL; rank: SQL; candidates: number };
 /** A row count, or the placeholder a prepared statement takes it in. */
 type Limit = number | ReturnType<typeof sql.placeholder>;
 
+/** What a result shows of a source's record `c` (a cultivar's species joined as `sp`). */
+function shownColumns(s: Source): SQL {
+  const isCultivar = s.type === 'cultivar';
+  return sql`${s.type}::text as entity_type, c.id, c.slug, c.${sql.identifier(s.name.name)} as name, c.name_en, c.name_de,
+      ${s.description} as description,
+      ${isCultivar ? sql`sp.slug` : sql`null::text`} as species_slug,
+      ${isCultivar ? sql`sp.name_scientific` : sql`null::text`} as species_name_scientific`;
+}
+
+/** A cultivar's species, for the columns a cultivar's result shows. */
+const withSpecies = (s: Source): SQL =>
+  s.type === 'cultivar' ? sql`join ${species} sp on sp.id = c.species_id` : sql``;
+
 /**
  * A source's records for `ranked` (a relation of id and rank, and `at`, the record's position in
  * the name index, when `checked`), with what a result shows, and the row version and position
  * the name index's answers are checked by.
  */
 function shown(s: Source, ranked: SQL, checked = false): SQL {
-  const name = sql.identifier(s.name.name);
-  const isCultivar = s.type === 'cultivar';
-  return sql`(select ${s.type}::text as entity_type, c.id, c.slug, c.${name} as name, c.name_en, c.name_de,
-      ${s.description} as description,
-      ${isCultivar ? sql`sp.slug` : sql`null::text`} as species_slug,
-      ${isCultivar ? sql`sp.name_scientific` : sql`null::text`} as species_name_scientific,
+  return sql`(select ${shownColumns(s)},
       r.rank,
       ${checked ? sql`c.xmin::text as xmin, r.at` : sql`null::text as xmin, null::int as at`}
     from ${ranked} r
     join ${s.table} c on c.id = r.id
-    ${isCultivar ? sql`join ${species} sp on sp.id = c.species_id` : sql``}
-    order by r.rank desc, c.${name}, c.id)`;
+    ${withSpecies(s)}
+    order by r.rank desc, c.${sql.identifier(s.name.name)}, c.id)`;
 }
 
 /** A phase's branches over the three entity types: the best `limit` of bounded candidate sets each. */
@@ -259,8 +269,8 @@ interface FoundShape {
 }
 
 /**
- * The records the search index found: group 1's with their ranks as given; group 2's and 3's
- * candidates ranked here. Every record carries its row version and index position for the index's
+ * The records the search index found when groups 2 or 3 have candidates: group 1's with their
+ * ranks as given; group 2's and 3's candidates ranked here. Every record carries its row version and index position for the index's
  * check. One statement per shape (the entity types each group has records of), whatever the text:
  * a branch for a type without records would cost planning time for nothing, which on the embedded
  * database is most of such a statement's time.
@@ -299,10 +309,73 @@ function foundGroups({ given, parts, described }: FoundShape): SQL {
       rankedHere(SOURCES[i] as Source, i, 'described', sql`1 + ts_rank(c.search, ${fromQ('typed')}, 32)`),
     ),
   ];
-  const ranked = unionRanked(branches, sql.placeholder('limit'));
-  if (parts.length === 0 && described.length === 0) return ranked;
   return sql`with q as (select to_tsquery('simple', plant_fold(${sql.placeholder('typed')})) as typed,
-      plant_fold(${sql.placeholder('whole')}) as whole) ${ranked}`;
+      plant_fold(${sql.placeholder('whole')}) as whole) ${unionRanked(branches, sql.placeholder('limit'))}`;
+}
+
+/** The most records one statement for group 1's records reads: the answers of several searches. */
+const MAX_SHOWN_BATCH = 1_000;
+
+/** A record as a result shows it, with its row version; keyed by entity type and id. */
+type Shown = Record<string, unknown> & { entity_type: string; id: string; xmin: string };
+const shownKey = (type: string, id: string) => `${type}:${id}`;
+
+/**
+ * Every source's records among the ids given for it, as results show them, with their row
+ * versions. The arrays are read through scalar subqueries, so one generic plan serves any mix.
+ */
+const shownByIds = (): SQL =>
+  sql.join(
+    SOURCES.map(
+      (s, i) => sql`(select ${shownColumns(s)}, c.xmin::text as xmin
+        from unnest((select ${sql.placeholder(`ids${i}`)}::uuid[])) r(id)
+        join ${s.table} c on c.id = r.id ${withSpecies(s)})`,
+    ),
+    sql` union all `,
+  );
+
+/**
+ * Searches whose records all come from group 1 (the names fill the page, or nothing else matches)
+ * need the database only for what their results show: the searches of one turn of the event loop
+ * read theirs in one statement, as list pages read their records, and each then checks the rows
+ * against the versions its index read. Nothing is cached.
+ */
+const shownLoaders = new WeakMap<Db, DataLoader<string, Shown | undefined>>();
+function shownLoader(db: Db): DataLoader<string, Shown | undefined> {
+  let loader = shownLoaders.get(db);
+  if (!loader) {
+    loader = perTurn<Shown>(async (keys) => {
+      const ids = SOURCES.map(() => new Set<string>());
+      for (const key of keys) {
+        const colon = key.indexOf(':');
+        ids[SOURCES.findIndex((s) => s.type === key.slice(0, colon))]?.add(key.slice(colon + 1));
+      }
+      const rows = await runPrepared<Shown>(
+        db,
+        'search_shown',
+        shownByIds,
+        Object.fromEntries(ids.map((set, i) => [`ids${i}`, [...set]])),
+      );
+      const byKey = new Map(rows.map((row) => [shownKey(row.entity_type, row.id), row]));
+      return keys.map((key) => byKey.get(key));
+    }, MAX_SHOWN_BATCH);
+    shownLoaders.set(db, loader);
+  }
+  return loader;
+}
+
+/** Group 1's records as found, read through the loader; undefined when one changed or is gone. */
+async function prefixedOnly(db: Db, matches: IndexMatches): Promise<SearchResult[] | undefined> {
+  const hits = matches.prefixed;
+  const rows = await shownLoader(db).loadMany(hits.map((h) => shownKey(h.type, h.id)));
+  const checked: (Shown & { rank: number; at: number })[] = [];
+  for (const [k, row] of rows.entries()) {
+    if (row instanceof Error) throw row;
+    const hit = hits[k] as IndexMatches['prefixed'][number];
+    if (row === undefined) return undefined;
+    checked.push({ ...row, rank: hit.rank, at: hit.at });
+  }
+  return matches.holds(checked) ? checked.map(asResult) : undefined;
 }
 
 /**
@@ -323,6 +396,11 @@ async function fromIndex(
     minPrefix: MIN_WORD_PART,
   });
   if (matches === undefined) return undefined;
+  const later = SOURCES.some(
+    (s) => matches.parts[s.type].ids.length + matches.described[s.type].ids.length > 0,
+  );
+  // Best first already (rank, then name order), as the statement below would order them.
+  if (!later) return matches.prefixed.length > 0 ? prefixedOnly(db, matches) : [];
   const shape: FoundShape = { given: [], parts: [], described: [] };
   const values: Record<string, unknown> = { limit, rest: limit - matches.prefixed.length };
   SOURCES.forEach((s, i) => {
@@ -341,13 +419,9 @@ async function fromIndex(
       values[`${group}At${i}`] = at;
     }
   });
-  if (shape.parts.length + shape.described.length > 0)
-    Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
-  const found = shape.given.length + shape.parts.length + shape.described.length > 0;
+  Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
   const name = `search_found_${shape.given.join('')}_${shape.parts.join('')}_${shape.described.join('')}`;
-  const rows = found
-    ? await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values)
-    : [];
+  const rows = await runPrepared<Record<string, unknown>>(db, name, () => foundGroups(shape), values);
   const checked = rows as unknown as { id: string; xmin: string; at: number }[];
   // Every record of group 1 is in the answer (they rank above all others) unless it was deleted.
   // Counted by id, not by rank: a word part that is a whole name word ranks 2 + 1 = 3 too.
