@@ -283,7 +283,9 @@ describe('search from the word index', () => {
       'qwyzzle-one',
       'qwyzzle-two',
     ]);
-    await database.db.execute(sql`update ${species} set name_scientific = 'Other beta' where slug = 'qwyzzle-two'`);
+    await database.db.execute(
+      sql`update ${species} set name_scientific = 'Other beta' where slug = 'qwyzzle-two'`,
+    );
     expect((await searchAll(database.db, 'qwyzz', 20, index)).map((r) => r.slug)).toEqual(['qwyzzle-one']);
     await database.db.delete(species).where(eq(species.slug, 'qwyzzle-one'));
     statementsRun.length = 0;

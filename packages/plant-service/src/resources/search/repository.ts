@@ -270,8 +270,8 @@ interface FoundShape {
 
 /**
  * The records the search index found when groups 2 or 3 have candidates: group 1's with their
- * ranks as given; group 2's and 3's candidates ranked here. Every record carries its row version and index position for the index's
- * check. One statement per shape (the entity types each group has records of), whatever the text:
+ * ranks as given; group 2's and 3's candidates ranked here. Every record carries its row version
+ * and index position for the index's check. One statement per shape (the entity types each group has records of), whatever the text:
  * a branch for a type without records would cost planning time for nothing, which on the embedded
  * database is most of such a statement's time.
  *
@@ -316,9 +316,10 @@ function foundGroups({ given, parts, described }: FoundShape): SQL {
 /** The most records one statement for group 1's records reads: the answers of several searches. */
 const MAX_SHOWN_BATCH = 1_000;
 
-/** A record as a result shows it, with its row version; keyed by entity type and id. */
+/** A record as a result shows it, with its row version; keyed by its source's index and id. */
 type Shown = Record<string, unknown> & { entity_type: string; id: string; xmin: string };
-const shownKey = (type: string, id: string) => `${type}:${id}`;
+const SOURCE_OF = new Map<string, number>(SOURCES.map((s, i) => [s.type, i]));
+const shownKey = (type: string, id: string) => `${SOURCE_OF.get(type)}:${id}`;
 
 /**
  * Every source's records among the ids given for it, as results show them, with their row
@@ -348,7 +349,7 @@ function shownLoader(db: Db): DataLoader<string, Shown | undefined> {
       const ids = SOURCES.map(() => new Set<string>());
       for (const key of keys) {
         const colon = key.indexOf(':');
-        ids[SOURCES.findIndex((s) => s.type === key.slice(0, colon))]?.add(key.slice(colon + 1));
+        ids[Number(key.slice(0, colon))]?.add(key.slice(colon + 1));
       }
       const rows = await runPrepared<Shown>(
         db,
@@ -371,9 +372,9 @@ async function prefixedOnly(db: Db, matches: IndexMatches): Promise<SearchResult
   const checked: (Shown & { rank: number; at: number })[] = [];
   for (const [k, row] of rows.entries()) {
     if (row instanceof Error) throw row;
-    const hit = hits[k] as IndexMatches['prefixed'][number];
     if (row === undefined) return undefined;
-    checked.push({ ...row, rank: hit.rank, at: hit.at });
+    const { rank, at } = hits[k] as IndexMatches['prefixed'][number];
+    checked.push({ ...row, rank, at });
   }
   return matches.holds(checked) ? checked.map(asResult) : undefined;
 }
