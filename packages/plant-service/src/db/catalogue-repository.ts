@@ -17,7 +17,7 @@ import type { Db, Executor } from './client.js';
 import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 import type { Chosen } from './feed-snapshot.js';
-import { perTurn } from './per-turn.js';
+import { loadEach, perTurn, perTurnOf } from './per-turn.js';
 import { runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
@@ -267,19 +267,11 @@ export function catalogueRepository<T extends CatalogueTable>(
    * statement, whose rows each request then checks against the versions its index read. Nothing is
    * cached: every page reads rows committed before its statement was sent.
    */
-  const chosenLoaders = new WeakMap<Db, DataLoader<string, Versioned | undefined>>();
-  function chosenLoader(db: Db): DataLoader<string, Versioned | undefined> {
-    let found = chosenLoaders.get(db);
-    if (!found) {
-      found = perTurn<Versioned>(async (ids) => {
-        const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, { ids: [...new Set(ids)] });
-        const byId = new Map(rows.map((row) => [row.id, row]));
-        return ids.map((id) => byId.get(id));
-      }, MAX_CHOSEN_BATCH);
-      chosenLoaders.set(db, found);
-    }
-    return found;
-  }
+  const chosenLoader = perTurnOf<Db, Versioned>(async (db, ids) => {
+    const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, { ids: [...new Set(ids)] });
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.map((id) => byId.get(id));
+  }, MAX_CHOSEN_BATCH);
 
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
@@ -358,11 +350,7 @@ export function catalogueRepository<T extends CatalogueTable>(
 
     async chosenJson(db, chosen) {
       // The rows that exist, with their row versions.
-      const rows: Versioned[] = [];
-      for (const row of chosen.ids.length === 0 ? [] : await chosenLoader(db).loadMany(chosen.ids)) {
-        if (row instanceof Error) throw row;
-        if (row !== undefined) rows.push(row);
-      }
+      const rows = (await loadEach(chosenLoader(db), chosen.ids)).filter((row) => row !== undefined);
       if (!chosen.holds(rows)) return undefined;
       const byId = new Map(rows.map((row) => [row.id, row.json]));
       return chosen.ids.map((id) => byId.get(id) as JsonText<R>);

@@ -15,3 +15,30 @@ export function perTurn<V>(
     batchScheduleFn: (run) => setImmediate(run),
   });
 }
+
+/** A per-turn loader for each database object, made when it is first asked for. */
+export function perTurnOf<D extends object, V>(
+  load: (db: D, keys: readonly string[]) => Promise<(V | undefined)[]>,
+  maxBatchSize: number,
+): (db: D) => DataLoader<string, V | undefined> {
+  const loaders = new WeakMap<D, DataLoader<string, V | undefined>>();
+  return (db) => {
+    let loader = loaders.get(db);
+    if (!loader) {
+      loader = perTurn((keys) => load(db, keys), maxBatchSize);
+      loaders.set(db, loader);
+    }
+    return loader;
+  };
+}
+
+/** The values of `keys`, in their order (undefined where none was found); a failed load throws. */
+export async function loadEach<V>(
+  loader: DataLoader<string, V | undefined>,
+  keys: readonly string[],
+): Promise<(V | undefined)[]> {
+  if (keys.length === 0) return [];
+  const values = await loader.loadMany(keys);
+  for (const value of values) if (value instanceof Error) throw value;
+  return values as (V | undefined)[];
+}

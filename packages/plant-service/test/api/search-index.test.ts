@@ -294,6 +294,14 @@ describe('search from the word index', () => {
     expect(statementsRun[0]).toBe('search_shown');
   });
 
+  it('fails a search whose records cannot be read (the database gone), rather than answering without them', async () => {
+    const gone = await testDatabase();
+    await gone.close();
+    // The index, built on the live database, finds the records by name; reading them fails.
+    expect(index.find(['ber'], 3, OPTIONS)?.prefixed).toHaveLength(3);
+    await expect(searchAll(gone.db, 'ber', 3, index)).rejects.toThrow();
+  });
+
   it('logs a build that fails (the database gone) and leaves search to the database', async () => {
     const { index: failing, warnings } = await builtOnDatabaseGone(searchIndex);
     expect(warnings[0]).toMatch(/search index: build failed/);

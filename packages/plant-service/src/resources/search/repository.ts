@@ -14,11 +14,10 @@
  *      similarity ≥ 0.5, "tomatoe" finds Tomato): rank = similarity.
  * Groups 2 and 3 rank a bounded candidate set per entity type.
  */
-import type DataLoader from 'dataloader';
 import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../../db/client.js';
-import { perTurn } from '../../db/per-turn.js';
+import { loadEach, perTurnOf } from '../../db/per-turn.js';
 import { runPrepared } from '../../db/prepared-sql.js';
 import { cultivars, families, nameWords, species } from '../../db/tables.js';
 import type { SearchResult } from './schemas.js';
@@ -341,37 +340,31 @@ const shownByIds = (): SQL =>
  * read theirs in one statement, as list pages read their records, and each then checks the rows
  * against the versions its index read. Nothing is cached.
  */
-const shownLoaders = new WeakMap<Db, DataLoader<string, Shown | undefined>>();
-function shownLoader(db: Db): DataLoader<string, Shown | undefined> {
-  let loader = shownLoaders.get(db);
-  if (!loader) {
-    loader = perTurn<Shown>(async (keys) => {
-      const ids = SOURCES.map(() => new Set<string>());
-      for (const key of keys) {
-        const colon = key.indexOf(':');
-        ids[Number(key.slice(0, colon))]?.add(key.slice(colon + 1));
-      }
-      const rows = await runPrepared<Shown>(
-        db,
-        'search_shown',
-        shownByIds,
-        Object.fromEntries(ids.map((set, i) => [`ids${i}`, [...set]])),
-      );
-      const byKey = new Map(rows.map((row) => [shownKey(row.entity_type, row.id), row]));
-      return keys.map((key) => byKey.get(key));
-    }, MAX_SHOWN_BATCH);
-    shownLoaders.set(db, loader);
+const shownLoader = perTurnOf<Db, Shown>(async (db, keys) => {
+  const ids = SOURCES.map(() => new Set<string>());
+  for (const key of keys) {
+    const colon = key.indexOf(':');
+    ids[Number(key.slice(0, colon))]?.add(key.slice(colon + 1));
   }
-  return loader;
-}
+  const rows = await runPrepared<Shown>(
+    db,
+    'search_shown',
+    shownByIds,
+    Object.fromEntries(ids.map((set, i) => [`ids${i}`, [...set]])),
+  );
+  const byKey = new Map(rows.map((row) => [shownKey(row.entity_type, row.id), row]));
+  return keys.map((key) => byKey.get(key));
+}, MAX_SHOWN_BATCH);
 
 /** Group 1's records as found, read through the loader; undefined when one changed or is gone. */
 async function prefixedOnly(db: Db, matches: IndexMatches): Promise<SearchResult[] | undefined> {
   const hits = matches.prefixed;
-  const rows = await shownLoader(db).loadMany(hits.map((h) => shownKey(h.type, h.id)));
+  const rows = await loadEach(
+    shownLoader(db),
+    hits.map((h) => shownKey(h.type, h.id)),
+  );
   const checked: (Shown & { rank: number; at: number })[] = [];
   for (const [k, row] of rows.entries()) {
-    if (row instanceof Error) throw row;
     if (row === undefined) return undefined;
     const { rank, at } = hits[k] as IndexMatches['prefixed'][number];
     checked.push({ ...row, rank, at });
