@@ -282,4 +282,10 @@ describe('search, the bound on name words', () => {
       await own.close();
     }
   });
+
+  it('is stated in the served description with its digits grouped', async () => {
+    const res = await t.app.inject({ url: '/api/openapi.yaml' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('the first 2,000 words');
+  });
 });
