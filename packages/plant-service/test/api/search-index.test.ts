@@ -194,8 +194,8 @@ describe('search from the word index', () => {
       const found = index.find(text.split(' '), 100, OPTIONS);
       expect(found, text).toBeDefined();
       for (const candidates of [found!.parts, found!.described])
-        for (const { ids } of Object.values(candidates))
-          expect(ids.length).toBeLessThan(DESCRIPTION_CANDIDATES);
+        for (const { at } of Object.values(candidates))
+          expect(at.length).toBeLessThan(DESCRIPTION_CANDIDATES);
     }
   });
 
@@ -330,7 +330,7 @@ describe('search from the word index', () => {
       description: 'Makes xojyberry jam',
     });
     const described = (limit: number) =>
-      Object.values(index.find(['xojy'], limit, OPTIONS)!.described).flatMap((c) => c.ids);
+      Object.values(index.find(['xojy'], limit, OPTIONS)!.described).flatMap((c) => c.at);
     expect(described(1)).toEqual([]);
     expect(described(2)).toHaveLength(1);
     for (const limit of [1, 2]) {

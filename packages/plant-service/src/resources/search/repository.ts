@@ -391,26 +391,30 @@ async function fromIndex(
   });
   if (matches === undefined) return undefined;
   const later = SOURCES.some(
-    (s) => matches.parts[s.type].ids.length + matches.described[s.type].ids.length > 0,
+    (s) => matches.parts[s.type].at.length + matches.described[s.type].at.length > 0,
   );
   // Best first already (rank, then name order), as the statement below would order them.
   if (!later) return matches.prefixed.length > 0 ? prefixedOnly(db, matches) : [];
   const shape: FoundShape = { given: [], parts: [], described: [] };
   const values: Record<string, unknown> = { limit, rest: limit - matches.prefixed.length };
+  // The arrays go as array literals, written in one piece: both drivers pass a string on as it is,
+  // where they would quote and escape each element apart.
+  const literal = (list: readonly number[]) => `{${list.join(',')}}`;
   SOURCES.forEach((s, i) => {
     const hits = matches.prefixed.filter((h) => h.type === s.type);
     if (hits.length > 0) {
       shape.given.push(i);
-      values[`ids${i}`] = hits.map((h) => h.id);
-      values[`ranks${i}`] = hits.map((h) => h.rank);
-      values[`at${i}`] = hits.map((h) => h.at);
+      const at = hits.map((h) => h.at);
+      values[`ids${i}`] = matches.idsText(at);
+      values[`ranks${i}`] = literal(hits.map((h) => h.rank));
+      values[`at${i}`] = literal(at);
     }
     for (const group of ['parts', 'described'] as const) {
-      const { ids, at } = matches[group][s.type];
-      if (ids.length === 0) continue;
+      const { at } = matches[group][s.type];
+      if (at.length === 0) continue;
       shape[group].push(i);
-      values[`${group}${i}`] = ids;
-      values[`${group}At${i}`] = at;
+      values[`${group}${i}`] = matches.idsText(at);
+      values[`${group}At${i}`] = literal(at);
     }
   });
   Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
@@ -425,7 +429,7 @@ async function fromIndex(
   // Every place is filled unless a candidate was deleted (the index leaves out description matches
   // that group 2 outnumbers, so a missing word part would leave a place the database would fill).
   const candidates = SOURCES.reduce(
-    (n, s) => n + matches.parts[s.type].ids.length + matches.described[s.type].ids.length,
+    (n, s) => n + matches.parts[s.type].at.length + matches.described[s.type].at.length,
     matches.prefixed.length,
   );
   if (rows.length < Math.min(limit, candidates)) return undefined;

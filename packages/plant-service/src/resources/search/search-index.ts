@@ -30,7 +30,7 @@ import {
   type InMemoryIndex,
   type SnapshotLog,
 } from '../../db/feed-snapshot.js';
-import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
+import { uuidArrayText, uuidAt, uuidBytes, uuidIs } from '../../lib/uuid-bytes.js';
 import { ENTITY_TYPES, type EntityType } from '../../schema/vocabularies.js';
 
 /**
@@ -110,8 +110,8 @@ export interface IndexHit {
   rank: number;
 }
 
-/** Candidates per entity type: ids and their positions. */
-export type Candidates = Record<EntityType, { ids: string[]; at: number[] }>;
+/** Candidates per entity type: their positions in the index. */
+export type Candidates = Record<EntityType, { at: number[] }>;
 
 export interface IndexMatches {
   /** Group 1 (every term starts a name word), best first, at most `limit`. */
@@ -122,6 +122,8 @@ export interface IndexMatches {
   described: Candidates;
   /** Whether `rows` (id, xmin, position) are the records the index found, as it read them. */
   holds(rows: readonly { id: string; xmin: string; at: number }[]): boolean;
+  /** The ids of the records at `at` (candidates' positions), as a PostgreSQL array literal. */
+  idsText(at: readonly number[]): string;
 }
 
 export interface SearchOptions {
@@ -449,6 +451,8 @@ function wordsContaining(snap: Snapshot, term: string): Set<number> {
 }
 
 const f = Math.fround;
+/** tsRank's last entry of each term so far (a search has at most 16 distinct terms). */
+const lastEntries = new Int32Array(16);
 
 /** ts_rank's weight of a word distance (word_distance in PostgreSQL's tsrank.c). */
 function wordDistance(dist: number): number {
@@ -493,7 +497,9 @@ function tsRank(snap: Snapshot, r: number, items: [number, number][]): number {
   } else {
     // calc_rank_and: each item's entries against the last entry of every item before it.
     res = -1;
-    const last = new Int32Array(items.length).fill(-1);
+    // One array for every call: this runs for each record a search reads.
+    const last = lastEntries;
+    last.fill(-1, 0, items.length);
     for (let i = 0; i < items.length; i++) {
       const [from, to] = items[i] as [number, number];
       for (let e = first; e < end; e++) {
@@ -614,14 +620,13 @@ export function searchIndex(
         }));
 
         const candidates = (): Candidates =>
-          Object.fromEntries(ENTITY_TYPES.map((t) => [t, { ids: [], at: [] }])) as unknown as Candidates;
+          Object.fromEntries(ENTITY_TYPES.map((t) => [t, { at: [] }])) as unknown as Candidates;
         const take = (into: Candidates, found: ArrayLike<number>, most: number) => {
           for (let k = 0; k < found.length; k++) {
             const r = found[k] as number;
             const group = into[hit(r).type];
             if (group.at.length >= most) continue;
             group.at.push(r);
-            group.ids.push(uuidAt(snap.ids, r));
           }
         };
         const parts = candidates();
@@ -649,7 +654,7 @@ export function searchIndex(
 
           // Group 3 ranks below every record of group 2 (under 2 against 2 or more), so when group 2
           // has as many candidates as the answer has places left, no description match can be in it.
-          const partsFound = ENTITY_TYPES.reduce((n, t) => n + parts[t].ids.length, 0);
+          const partsFound = ENTITY_TYPES.reduce((n, t) => n + parts[t].at.length, 0);
           if (partsFound < limit - prefixed.length) {
             // Group 3: every term a whole word of the text, the last a prefix once long enough.
             const typed = lower.map((t, i) =>
@@ -714,9 +719,8 @@ export function searchIndex(
           described,
           holds: (rows) =>
             snapshots.holds(snap) &&
-            rows.every(
-              (row) => uuidAt(snap.ids, row.at) === row.id && snap.xmins[row.at] === Number(row.xmin),
-            ),
+            rows.every((row) => uuidIs(snap.ids, row.at, row.id) && snap.xmins[row.at] === Number(row.xmin)),
+          idsText: (at) => uuidArrayText(snap.ids, at),
         };
       } finally {
         // The masks are the snapshot's own: cleared for the next search, whatever happens here.
