@@ -18,7 +18,7 @@ import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
 import type { Chosen } from './feed-snapshot.js';
 import { loadEach, perTurn, perTurnOf } from './per-turn.js';
-import { runPrepared } from './prepared-sql.js';
+import { arrayLiteral, runPrepared } from './prepared-sql.js';
 import type { Transaction } from './transaction.js';
 
 export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn; json_text: PgColumn };
@@ -268,7 +268,9 @@ export function catalogueRepository<T extends CatalogueTable>(
    * cached: every page reads rows committed before its statement was sent.
    */
   const chosenLoader = perTurnOf<Db, Versioned>(async (db, ids) => {
-    const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, { ids: [...new Set(ids)] });
+    const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, {
+      ids: arrayLiteral([...new Set(ids)]),
+    });
     const byId = new Map(rows.map((row) => [row.id, row]));
     return ids.map((id) => byId.get(id));
   }, MAX_CHOSEN_BATCH);

@@ -53,3 +53,11 @@ export async function runPrepared<Row>(
   const result = (await statement.execute(values)) as { rows: Row[] };
   return result.rows;
 }
+
+/**
+ * A list of ids or numbers as a PostgreSQL array literal (`{a,b}`), for an array parameter. Both
+ * drivers pass a string on as it is; given the list, they quote and escape each element apart, a
+ * string per element on every run of the hot statements. Only for elements that need no quoting:
+ * numbers, and uuids in their canonical text form.
+ */
+export const arrayLiteral = (list: readonly (string | number)[]): string => `{${list.join(',')}}`;

@@ -37,8 +37,8 @@ export function uuidAt(ids: Buffer, at: number): string {
 }
 
 /**
- * The records at `ats` as a PostgreSQL array literal of uuids (`{…,…}`), one string for the whole
- * list: the driver would otherwise quote and escape each id's string on its own.
+ * The records at `ats` as a PostgreSQL array literal of uuids (`{…,…}`, as `arrayLiteral` writes
+ * a list of texts), made from the bytes without a string per id.
  */
 export function uuidArrayText(ids: Buffer, ats: ArrayLike<number>): string {
   const length = 2 + ats.length * (TEXT_LENGTH + 1);

@@ -18,7 +18,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db, Executor } from '../../db/client.js';
 import { loadEach, perTurnOf } from '../../db/per-turn.js';
-import { runPrepared } from '../../db/prepared-sql.js';
+import { arrayLiteral, runPrepared } from '../../db/prepared-sql.js';
 import { cultivars, families, nameWords, species } from '../../db/tables.js';
 import type { SearchResult } from './schemas.js';
 import { type IndexMatches, type SearchIndex, searchable } from './search-index.js';
@@ -270,9 +270,9 @@ interface FoundShape {
 /**
  * The records the search index found when groups 2 or 3 have candidates: group 1's with their
  * ranks as given; group 2's and 3's candidates ranked here. Every record carries its row version
- * and index position for the index's check. One statement per shape (the entity types each group has records of), whatever the text:
- * a branch for a type without records would cost planning time for nothing, which on the embedded
- * database is most of such a statement's time.
+ * and index position for the index's check. One statement per shape (the entity types each group
+ * has records of), whatever the text: a branch for a type without records would cost planning time
+ * for nothing, which on the embedded database is most of such a statement's time.
  *
  * The arrays are read through scalar subqueries, so no plan knows their lengths. PostgreSQL tries
  * five custom plans of a prepared statement and keeps planning anew while a custom plan looks
@@ -350,7 +350,7 @@ const shownLoader = perTurnOf<Db, Shown>(async (db, keys) => {
     db,
     'search_shown',
     shownByIds,
-    Object.fromEntries(ids.map((set, i) => [`ids${i}`, [...set]])),
+    Object.fromEntries(ids.map((set, i) => [`ids${i}`, arrayLiteral([...set])])),
   );
   const byKey = new Map(rows.map((row) => [shownKey(row.entity_type, row.id), row]));
   return keys.map((key) => byKey.get(key));
@@ -397,24 +397,21 @@ async function fromIndex(
   if (!later) return matches.prefixed.length > 0 ? prefixedOnly(db, matches) : [];
   const shape: FoundShape = { given: [], parts: [], described: [] };
   const values: Record<string, unknown> = { limit, rest: limit - matches.prefixed.length };
-  // The arrays go as array literals, written in one piece: both drivers pass a string on as it is,
-  // where they would quote and escape each element apart.
-  const literal = (list: readonly number[]) => `{${list.join(',')}}`;
   SOURCES.forEach((s, i) => {
     const hits = matches.prefixed.filter((h) => h.type === s.type);
     if (hits.length > 0) {
       shape.given.push(i);
       const at = hits.map((h) => h.at);
       values[`ids${i}`] = matches.idsText(at);
-      values[`ranks${i}`] = literal(hits.map((h) => h.rank));
-      values[`at${i}`] = literal(at);
+      values[`ranks${i}`] = arrayLiteral(hits.map((h) => h.rank));
+      values[`at${i}`] = arrayLiteral(at);
     }
     for (const group of ['parts', 'described'] as const) {
       const { at } = matches[group][s.type];
       if (at.length === 0) continue;
       shape[group].push(i);
       values[`${group}${i}`] = matches.idsText(at);
-      values[`${group}At${i}`] = literal(at);
+      values[`${group}At${i}`] = arrayLiteral(at);
     }
   });
   Object.assign(values, { typed: typedQueryOf(lexemes, MIN_WORD_PART), whole: lexemes.join(' ') });
