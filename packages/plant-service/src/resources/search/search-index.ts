@@ -32,6 +32,7 @@ import {
 } from '../../db/feed-snapshot.js';
 import { uuidArrayText, uuidAt, uuidBytes, uuidIs } from '../../lib/uuid-bytes.js';
 import { ENTITY_TYPES, type EntityType } from '../../schema/vocabularies.js';
+import { MAX_LEXEMES } from './tsquery.js';
 
 /**
  * Records read per statement while building: small enough that a chunk's parsed rows die young
@@ -451,8 +452,8 @@ function wordsContaining(snap: Snapshot, term: string): Set<number> {
 }
 
 const f = Math.fround;
-/** tsRank's last entry of each term so far (a search has at most 16 distinct terms). */
-const lastEntries = new Int32Array(16);
+/** tsRank's last entry of each term so far, reused by every call (a search reads at most MAX_LEXEMES terms). */
+const lastEntries = new Int32Array(MAX_LEXEMES);
 
 /** ts_rank's weight of a word distance (word_distance in PostgreSQL's tsrank.c). */
 function wordDistance(dist: number): number {
@@ -498,7 +499,7 @@ function tsRank(snap: Snapshot, r: number, items: [number, number][]): number {
     // calc_rank_and: each item's entries against the last entry of every item before it.
     res = -1;
     // One array for every call: this runs for each record a search reads.
-    const last = lastEntries;
+    const last = items.length <= lastEntries.length ? lastEntries : new Int32Array(items.length);
     last.fill(-1, 0, items.length);
     for (let i = 0; i < items.length; i++) {
       const [from, to] = items[i] as [number, number];

@@ -8,9 +8,10 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Page, PageRequest } from '../../db/catalogue-repository.js';
 
-const MAX_LEXEMES = 16;
+/** The most terms a search reads of its text; the index's per-word term masks are 16 bits wide. */
+export const MAX_LEXEMES = 16;
 
-/** The runs of letters and digits in a user's search text (at most 16). */
+/** The runs of letters and digits in a user's search text (at most MAX_LEXEMES). */
 export function searchLexemes(text: string): string[] {
   return text
     .split(/\s+/)
