@@ -24,7 +24,14 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { withDatabase } from '../test/helpers/postgres-admin.js';
 import { makeDataset } from './generate.js';
-import { freePort, startChild, stopChild, waitFor, waitForIndexes } from './measure.js';
+import {
+  freePort,
+  startChild,
+  startCommand as startCommandOf,
+  stopChild,
+  waitFor,
+  waitForIndexes,
+} from './measure.js';
 import { plannerScenarios, type Request } from './planner-requests.js';
 import { realisticScenarios } from './realistic.js';
 
@@ -42,14 +49,7 @@ const filter = (process.env.CPU_SCENARIOS ?? '')
   .map((w) => w.trim().toLowerCase())
   .filter(Boolean);
 
-const startCommand = (() => {
-  const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [, ...rest] = pkg.scripts.start.split(/\s+/);
-  const entry = rest.pop() as string;
-  return { entry, flags: rest };
-})();
+const startCommand = startCommandOf(packageDir);
 
 /** user + system CPU time of a process in microseconds (Linux /proc, clock ticks of 10 ms). */
 function cpuMicros(pid: number): number {

@@ -24,6 +24,20 @@ export function startChild(
   });
 }
 
+/**
+ * `npm start`'s command (`node [flags] <entry>`) in the package at `packageDir`, so a benchmark runs
+ * the service with the same Node flags users get.
+ */
+export function startCommand(packageDir: string): { entry: string; flags: string[] } {
+  const pkg = JSON.parse(readFileSync(`${packageDir}/package.json`, 'utf8')) as {
+    scripts: { start: string };
+  };
+  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
+  const entry = rest.pop();
+  if (node !== 'node' || !entry) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
+  return { entry, flags: rest };
+}
+
 export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

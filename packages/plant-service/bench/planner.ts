@@ -12,9 +12,7 @@
  * (keep a database loaded by an earlier run), BENCH_SCENARIOS (words a scenario's name must
  * contain; a run of some scenarios prints its figures and leaves bench/RESULTS.md as it is).
  */
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
@@ -27,6 +25,7 @@ import {
   freePort,
   type LoadResult,
   startChild,
+  startCommand as startCommandOf,
   stopChild,
   waitFor,
   waitForIndexes,
@@ -40,15 +39,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const DB_NAME = 'plant_bench_planner';
 
-/** `npm start`'s command, so the benchmark runs the service the same way. */
-const startCommand = (() => {
-  const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [, ...rest] = pkg.scripts.start.split(/\s+/);
-  const entry = rest.pop() as string;
-  return { entry, flags: rest };
-})();
+const startCommand = startCommandOf(packageDir);
 
 const data = makeDataset();
 const scenarioFilter = (process.env.BENCH_SCENARIOS ?? '')

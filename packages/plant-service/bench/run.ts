@@ -17,7 +17,7 @@
  * contain, comma-separated, e.g. `search,mixed`). Sections of RESULTS.md are rewritten only by a
  * run that measured all their rows.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -34,6 +34,7 @@ import {
   load,
   peakRss,
   startChild,
+  startCommand as startCommandOf,
   stopChild,
   waitFor,
   waitForIndexes,
@@ -64,16 +65,7 @@ const selected = (name: string) =>
 const fullRun = !process.env.BENCH_BACKENDS && !process.env.BENCH_CACHE && scenarioFilter.length === 0;
 type Backend = 'postgres' | 'pglite';
 
-/** `npm start`'s command (`node [flags] dist/server.js`), so the benchmark runs the service the same way. */
-const startCommand = (() => {
-  const pkg = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
-    scripts: { start: string };
-  };
-  const [node, ...rest] = pkg.scripts.start.split(/\s+/);
-  const entry = rest.pop();
-  if (node !== 'node' || !entry) throw new Error(`unexpected start script: ${pkg.scripts.start}`);
-  return { entry, flags: rest };
-})();
+const startCommand = startCommandOf(packageDir);
 
 const data = makeDataset();
 const rotate = <T>(xs: T[], n: number, step: number) =>
