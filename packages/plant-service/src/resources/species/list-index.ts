@@ -33,6 +33,7 @@ import {
   sameVersions,
 } from '../../db/feed-snapshot.js';
 import { families, species } from '../../db/tables.js';
+import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
 import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
 import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
@@ -79,16 +80,19 @@ function probe(col: Column, value: Value): number {
 }
 
 interface Snapshot {
-  ids: string[];
-  /** The row version of each species when read; a page is served only while they still hold. */
-  xmins: Float64Array;
+  records: number;
+  /** Per species in list order: its uuid's 16 bytes (lib/uuid-bytes.ts). */
+  ids: Buffer;
+  /** The row version of each species when read (a transaction id, 32 bits); a page is served only while they still hold. */
+  xmins: Uint32Array;
   columns: Record<Filter | 'family' | 'hardiness_min' | 'hardiness_max', Column>;
   /** For the family and each equality filter: the positions holding each code, ascending. */
   positions: Partial<Record<'family' | Filter, Int32Array[]>>;
   /**
-   * For every zone a query can name (`7`, `7a`, `7b`, keyed by its half-zone interval): the
-   * positions of the species whose range covers it, ascending. A zone filter alone otherwise
-   * tests every species twice.
+   * For the zones a query can name (`7`, `7a`, `7b`, keyed by its half-zone interval) that at most
+   * half the species cover: the positions of the species whose range covers it, ascending. A zone
+   * filter alone otherwise tests every species twice; for a zone most species cover, that costs
+   * little more than walking its list would, and the list would cost 4 bytes per species.
    */
   zones: Map<string, Int32Array>;
   /** Room for the positions a selection keeps. */
@@ -161,7 +165,8 @@ export function speciesListIndex(
     // Family codes are the families' positions, so every family (even one without species) has one.
     const familyCode = new Map<string, number>();
     for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
-    const ids: string[] = [];
+    let ids = Buffer.alloc(16 * buildChunk);
+    let records = 0;
     const xmins: number[] = [];
     const functionBits: number[] = [];
     // Read in list order, a chunk at a time, so that on the embedded database (which runs in this
@@ -193,7 +198,12 @@ export function speciesListIndex(
           xmin: string;
           family_id: string;
         };
-        ids.push(row.id);
+        if (16 * (records + 1) > ids.length) {
+          const grown = Buffer.alloc(ids.length * 2);
+          ids.copy(grown);
+          ids = grown;
+        }
+        uuidBytes(row.id, ids, records++);
         xmins.push(Number(row.xmin));
         functionBits.push(Number(row.guild_functions ?? 0));
         cells.family.push(familyCode.get(row.family_id) ?? Number.NaN);
@@ -219,12 +229,14 @@ export function speciesListIndex(
       positions[name] = lists.map((list) => Int32Array.from(list));
     }
     return {
-      ids,
-      xmins: Float64Array.from(xmins),
+      records,
+      // Exactly as long as the species: a copy, so the room grown for them while reading goes.
+      ids: Buffer.from(ids.subarray(0, 16 * records)),
+      xmins: Uint32Array.from(xmins),
       columns,
       positions,
       zones: zoneLists(columns.hardiness_min.cells, columns.hardiness_max.cells),
-      scratch: new Int32Array(ids.length),
+      scratch: new Int32Array(records),
       guild: guildGroups(functionBits, columns.plant_layer),
     };
   }
@@ -238,7 +250,7 @@ export function speciesListIndex(
     sameVersions(
       at,
       rows,
-      (i) => snap.ids[i] as string,
+      (i) => uuidAt(snap.ids, i),
       (i) => snap.xmins[i] as number,
     );
 
@@ -290,7 +302,7 @@ export function speciesListIndex(
         // The species' range covers the zone: its low edge at most the zone's, its high edge at least.
         test(columns.hardiness_min.cells, Number.NEGATIVE_INFINITY, zone.min);
         test(columns.hardiness_max.cells, zone.max, Number.POSITIVE_INFINITY);
-        // A zone without a list of its own (none today) is left to the two tests.
+        // A zone without a list of its own (one most species cover) is left to the two tests.
         const covering = snap.zones.get(zoneKey(zone));
         if (covering !== undefined) narrow(covering, [cells.length - 2, cells.length - 1]);
       }
@@ -312,7 +324,7 @@ export function speciesListIndex(
       const kept = snap.scratch;
       let total = 0;
       if (candidates === undefined) {
-        for (let i = 0; i < snap.ids.length; i++) kept[total++] = i;
+        for (let i = 0; i < snap.records; i++) kept[total++] = i;
       } else {
         kept.set(candidates);
         total = candidates.length;
@@ -340,7 +352,7 @@ export function speciesListIndex(
         }
       }
 
-      const ids = pageAt.map((i) => snap.ids[i] as string);
+      const ids = pageAt.map((i) => uuidAt(snap.ids, i));
       const result: IndexedPage = {
         ids,
         total,
@@ -383,7 +395,7 @@ export function speciesListIndex(
           // NaN (unknown) passes neither test, as NULL passes no comparison in SQL.
           if (native !== undefined && !(nativeCells[i] === native)) continue;
           if (zone !== null && !((low[i] as number) <= zone.min && (high[i] as number) >= zone.max)) continue;
-          const id = snap.ids[i] as string;
+          const id = uuidAt(snap.ids, i);
           if (skip.has(id)) continue;
           ids.push(id);
           picked.add(i);
@@ -393,7 +405,7 @@ export function speciesListIndex(
       const at = [...picked];
       return {
         groups,
-        ids: at.map((i) => snap.ids[i] as string),
+        ids: at.map((i) => uuidAt(snap.ids, i)),
         holds: (rows) => unchanged(snap, at, rows),
       };
     },
@@ -410,7 +422,10 @@ const QUERY_ZONES = Array.from({ length: 13 }, (_, n) =>
   ['', 'a', 'b'].map((half) => zoneInterval(`${n + 1}${half}`) as HalfZones),
 ).flat();
 
-/** For each zone a query can name, the positions whose range covers it (NaN, unknown, covers none). */
+/**
+ * For each zone a query can name that at most half the species cover, the positions whose range
+ * covers it (NaN, unknown, covers none).
+ */
 function zoneLists(low: Float64Array, high: Float64Array): Map<string, Int32Array> {
   const lists = new Map<string, Int32Array>();
   for (const zone of QUERY_ZONES) {
@@ -418,7 +433,7 @@ function zoneLists(low: Float64Array, high: Float64Array): Map<string, Int32Arra
     for (let i = 0; i < low.length; i++) {
       if ((low[i] as number) <= zone.min && (high[i] as number) >= zone.max) found.push(i);
     }
-    lists.set(zoneKey(zone), Int32Array.from(found));
+    if (2 * found.length <= low.length) lists.set(zoneKey(zone), Int32Array.from(found));
   }
   return lists;
 }
