@@ -28,20 +28,7 @@ import { builtOnDatabaseGone, statementCounter, testDatabase } from '../helpers/
 
 const sent = statementCounter();
 
-// More than half the species cover zones 4 to 10 (the index keeps no list of them and tests every
-// species); fewer, zones 11 and 12 (it walks their lists).
-const ZONES = [
-  '3',
-  '5a',
-  '6-8',
-  '6b-9a',
-  '7a-7b',
-  '8b',
-  'bogus',
-  null,
-  ...Array<string>(4).fill('10-12'),
-  ...Array<string>(12).fill('4-10'),
-];
+const ZONES = ['3', '5a', '6-8', '6b-9a', '7a-7b', '8b', '10-12', 'bogus', null];
 // Names that sort differently by byte and by collation, and twins that only the id orders.
 const NAMES = [
   'Abies alba',
@@ -142,7 +129,7 @@ const query = fc.record(
     native_status: fc.constantFrom(...NATIVE_STATUSES),
     min_nectar: fc.integer({ min: 0, max: 5 }),
     min_bees: fc.integer({ min: 0, max: 30 }),
-    hardiness_zone: fc.constantFrom('1', '5a', '6', '7b', '9', '11', '11a', '12b', '13b'),
+    hardiness_zone: fc.constantFrom('1', '5a', '6', '7b', '9', '11a', '13b'),
     facets: fc.subarray([...FACETS], { minLength: 1 }).map((names) => names.join(',')),
   },
   { requiredKeys: [] },
@@ -164,7 +151,7 @@ describe('species list from memory', () => {
     );
   });
 
-  it("gives the database's page for a zone that most species cover and for one that few cover, alone and with other filters", async () => {
+  it("gives the database's page for a hardiness zone, alone and with other filters (the property above seldom finds a listed zone's species)", async () => {
     for (const hardiness_zone of ['7', '9a', '11', '12b'])
       for (const more of [{}, { family: 'index-family-0' }, { nitrogen_fixer: true }]) {
         const q = { hardiness_zone, ...more, page: 1, per_page: 40 } as SpeciesListQuery;
