@@ -12,6 +12,32 @@ export function uuidBytes(id: string, into: Buffer, at: number): void {
   into.write(id.replaceAll('-', ''), at * 16, 16, 'hex');
 }
 
+/**
+ * Uuids collected one after the other while an index is built, in a buffer grown by doubling;
+ * `bytes()` is a copy of exactly their bytes, so the room grown beyond them is not kept.
+ */
+export class UuidList {
+  #bytes: Buffer;
+  length = 0;
+
+  constructor(expected = 1024) {
+    this.#bytes = Buffer.alloc(16 * Math.max(1, expected));
+  }
+
+  push(id: string): void {
+    if (16 * (this.length + 1) > this.#bytes.length) {
+      const grown = Buffer.alloc(this.#bytes.length * 2);
+      this.#bytes.copy(grown);
+      this.#bytes = grown;
+    }
+    uuidBytes(id, this.#bytes, this.length++);
+  }
+
+  bytes(): Buffer {
+    return Buffer.from(this.#bytes.subarray(0, 16 * this.length));
+  }
+}
+
 const HEX = Buffer.from('0123456789abcdef', 'latin1');
 /** After which of the 16 bytes the canonical form has a dash. */
 const DASH_AFTER = [false, false, false, true, false, true, false, true, false, true];

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { uuidArrayText, uuidAt, uuidBytes, uuidIs } from '../../src/lib/uuid-bytes.js';
+import { UuidList, uuidArrayText, uuidAt, uuidBytes, uuidIs } from '../../src/lib/uuid-bytes.js';
 
 /** `texts` written into one buffer, record after record. */
 function packed(texts: string[]): Buffer {
@@ -52,5 +52,18 @@ describe('uuids kept as bytes', () => {
     // A short list after a long one: nothing of the longer is left over.
     expect(uuidArrayText(ids, [1])).toBe(`{${texts[1]}}`);
     expect(uuidAt(ids, 299)).toBe(texts[299]);
+  });
+
+  it('collect one after the other past the room expected, and hand out exactly their bytes', () => {
+    for (const expected of [0, 1, 3]) {
+      const list = new UuidList(expected);
+      const texts = Array.from({ length: 10 }, () => randomUUID());
+      for (const text of texts) list.push(text);
+      expect(list.length).toBe(10);
+      const bytes = list.bytes();
+      expect(bytes.length).toBe(160);
+      expect(texts.map((_, at) => uuidAt(bytes, at))).toEqual(texts);
+    }
+    expect(new UuidList().bytes().length).toBe(0);
   });
 });

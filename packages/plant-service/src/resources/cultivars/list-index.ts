@@ -25,7 +25,7 @@ import {
   sameVersions,
 } from '../../db/feed-snapshot.js';
 import { cultivars, species } from '../../db/tables.js';
-import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
+import { UuidList, uuidAt } from '../../lib/uuid-bytes.js';
 import type { CultivarListQuery } from '../../schema/cultivars.js';
 
 interface Snapshot {
@@ -63,7 +63,7 @@ export function cultivarListIndex(
   { buildChunk = BUILD_CHUNK, onBuilt }: IndexOptions = {},
 ): CultivarListIndex {
   async function build(closed: () => boolean): Promise<Snapshot | undefined> {
-    let ids = Buffer.alloc(16 * buildChunk);
+    const ids = new UuidList(buildChunk);
     const xmins: number[] = [];
     const codes: number[] = [];
     const speciesCodes = new Map<string, number>();
@@ -88,13 +88,7 @@ export function cultivarListIndex(
         .orderBy(cultivars.name, cultivars.id)
         .limit(buildChunk);
       for (const row of rows) {
-        const at = xmins.length;
-        if (16 * (at + 1) > ids.length) {
-          const grown = Buffer.alloc(ids.length * 2);
-          ids.copy(grown);
-          ids = grown;
-        }
-        uuidBytes(row.id, ids, at);
+        ids.push(row.id);
         xmins.push(Number(row.xmin));
         let code = speciesCodes.get(row.species);
         if (code === undefined) {
@@ -121,8 +115,7 @@ export function cultivarListIndex(
     });
     return {
       records: codes.length,
-      // A copy of its own size: the grown buffer may be up to twice as large.
-      ids: Buffer.from(ids.subarray(0, 16 * codes.length)),
+      ids: ids.bytes(),
       xmins: Uint32Array.from(xmins),
       speciesCodes,
       starts,

@@ -33,7 +33,7 @@ import {
   sameVersions,
 } from '../../db/feed-snapshot.js';
 import { families, species } from '../../db/tables.js';
-import { uuidAt, uuidBytes } from '../../lib/uuid-bytes.js';
+import { UuidList, uuidAt } from '../../lib/uuid-bytes.js';
 import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
 import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
@@ -165,8 +165,7 @@ export function speciesListIndex(
     // Family codes are the families' positions, so every family (even one without species) has one.
     const familyCode = new Map<string, number>();
     for (const f of familyRows) familyCode.set(f.id, encode(columns.family, f.slug));
-    let ids = Buffer.alloc(16 * buildChunk);
-    let records = 0;
+    const ids = new UuidList(buildChunk);
     const xmins: number[] = [];
     const functionBits: number[] = [];
     // Read in list order, a chunk at a time, so that on the embedded database (which runs in this
@@ -198,12 +197,7 @@ export function speciesListIndex(
           xmin: string;
           family_id: string;
         };
-        if (16 * (records + 1) > ids.length) {
-          const grown = Buffer.alloc(ids.length * 2);
-          ids.copy(grown);
-          ids = grown;
-        }
-        uuidBytes(row.id, ids, records++);
+        ids.push(row.id);
         xmins.push(Number(row.xmin));
         functionBits.push(Number(row.guild_functions ?? 0));
         cells.family.push(familyCode.get(row.family_id) ?? Number.NaN);
@@ -229,14 +223,13 @@ export function speciesListIndex(
       positions[name] = lists.map((list) => Int32Array.from(list));
     }
     return {
-      records,
-      // Exactly as long as the species: a copy, so the room grown for them while reading goes.
-      ids: Buffer.from(ids.subarray(0, 16 * records)),
+      records: ids.length,
+      ids: ids.bytes(),
       xmins: Uint32Array.from(xmins),
       columns,
       positions,
       zones: zoneLists(columns.hardiness_min.cells, columns.hardiness_max.cells),
-      scratch: new Int32Array(records),
+      scratch: new Int32Array(ids.length),
       guild: guildGroups(functionBits, columns.plant_layer),
     };
   }
