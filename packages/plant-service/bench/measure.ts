@@ -115,12 +115,17 @@ export interface LoadResult {
 
 /**
  * autocannon: `seconds` of load at `connections` after a warm-up. Each request takes the next of
- * `paths`, or a fresh path from `paths()` when it is a generator.
+ * `paths`, or a fresh path from `paths()` when it is a generator, and carries `headers`.
  */
 export async function load(
   base: string,
   paths: string[] | (() => string),
-  { seconds, connections, warmup }: { seconds: number; connections: number; warmup: number },
+  {
+    seconds,
+    connections,
+    warmup,
+    headers = {},
+  }: { seconds: number; connections: number; warmup: number; headers?: Record<string, string> },
 ): Promise<LoadResult> {
   let i = 0;
   const next = typeof paths === 'function' ? paths : () => paths[i++ % paths.length]!;
@@ -131,6 +136,7 @@ export async function load(
       url: base,
       connections,
       duration,
+      headers,
       requests: [
         {
           setupRequest: (req) => {

@@ -14,8 +14,11 @@
  * (default 50), BENCH_REUSE=true (keep a `plant_bench` database or PGlite directory loaded by an
  * earlier run). For quick iterations: BENCH_SUITES (`cached,realistic`), BENCH_BACKENDS
  * (`postgres,pglite`), BENCH_CACHE (`on,off`) and BENCH_SCENARIOS (words a scenario's name must
- * contain, comma-separated, e.g. `search,mixed`). Sections of RESULTS.md are rewritten only by a
- * run that measured all their rows.
+ * contain, comma-separated, e.g. `search,mixed`). BENCH_ACCEPT_ENCODING sends that
+ * Accept-Encoding header with every request to the service, as browsers and most HTTP clients do
+ * (e.g. `gzip, deflate, br, zstd`); without it no request asks for compression. Sections of
+ * RESULTS.md are rewritten only by a run that measured all their rows, without
+ * BENCH_ACCEPT_ENCODING.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -47,7 +50,13 @@ const workDir = path.join(packageDir, 'bench', '.work');
 const resultsFile = fileURLToPath(new URL('../../../bench/RESULTS.md', import.meta.url));
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const opts = { seconds, connections, warmup: Number(process.env.BENCH_WARMUP ?? 5) };
+const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
+const opts = {
+  seconds,
+  connections,
+  warmup: Number(process.env.BENCH_WARMUP ?? 5),
+  headers: (acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) as Record<string, string>,
+};
 const listEnv = (name: string, all: string[]) =>
   (process.env[name] ?? all.join(','))
     .split(',')
@@ -62,7 +71,8 @@ const scenarioFilter = (process.env.BENCH_SCENARIOS ?? '')
   .filter(Boolean);
 const selected = (name: string) =>
   scenarioFilter.length === 0 || scenarioFilter.some((w) => name.includes(w));
-const fullRun = !process.env.BENCH_BACKENDS && !process.env.BENCH_CACHE && scenarioFilter.length === 0;
+const fullRun =
+  !process.env.BENCH_BACKENDS && !process.env.BENCH_CACHE && scenarioFilter.length === 0 && !acceptEncoding;
 type Backend = 'postgres' | 'pglite';
 
 const startCommand = startCommandOf(packageDir);

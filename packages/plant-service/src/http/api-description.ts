@@ -87,8 +87,10 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Request ids.** Every response carries \`X-Request-Id\`: the request's own when it is 1–128 letters,
   digits or \`-_.:\`, else a random UUID; the service's log lines for the request carry it too.
 - **Compression.** JSON, NDJSON and YAML bodies of 1 KiB or more are sent br- or gzip-encoded (br
-  preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. The \`ETag\` identifies the
-  content, not the encoding: it is the same either way, and \`If-None-Match\` → 304 works with both.
+  preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. A body of 4 to 16 KiB
+  that the cache keeps (see Caching) is kept gzip-encoded and sent so to every client that accepts
+  gzip, whether or not it prefers br. The \`ETag\` identifies the content, not the encoding: it is the
+  same either way, and \`If-None-Match\` → 304 works with both.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
   \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an

@@ -66,10 +66,18 @@ export class BodyRing<M> {
 
   /** A copy of a held body's bytes. */
   read(slot: RingSlot<M>): Buffer {
-    const { start, bytes } = slot as Slot<M>;
-    const copy = Buffer.allocUnsafe(bytes);
-    this.#region.copy(copy, 0, start, start + bytes);
+    const copy = Buffer.allocUnsafe(slot.bytes);
+    this.view(slot).copy(copy);
     return copy;
+  }
+
+  /**
+   * A held body's bytes in place, for reading at once (decoding them, say): the next `set` may
+   * write over them.
+   */
+  view(slot: RingSlot<M>): Buffer {
+    const { start, bytes } = slot as Slot<M>;
+    return this.#region.subarray(start, start + bytes);
   }
 
   /**
@@ -85,10 +93,10 @@ export class BodyRing<M> {
   }
 
   /**
-   * Keeps `text` (`bytes` long as UTF-8) as `key`'s body, in place of an earlier one, pushing out
-   * the oldest bodies in its way. False, and nothing kept, if it does not fit.
+   * Keeps `body` (`bytes` long: a text's UTF-8, or the bytes given) as `key`'s body, in place of an
+   * earlier one, pushing out the oldest bodies in its way. False, and nothing kept, if it does not fit.
    */
-  set(key: string, text: string, bytes: number, meta: M): boolean {
+  set(key: string, body: string | Uint8Array, bytes: number, meta: M): boolean {
     if (!this.fits(bytes)) return false;
     this.delete(key);
     const span = this.#span(bytes);
@@ -99,7 +107,8 @@ export class BodyRing<M> {
     }
     if (this.#oldest === undefined) this.#newest = undefined;
     const start = this.#head + bytes > this.capacity ? 0 : this.#head;
-    this.#region.write(text, start, bytes, 'utf8');
+    if (typeof body === 'string') this.#region.write(body, start, bytes, 'utf8');
+    else this.#region.set(body.subarray(0, bytes), start);
     const slot: Slot<M> = { key, bytes, meta, start, live: true, next: undefined };
     if (this.#newest) this.#newest.next = slot;
     else this.#oldest = slot;

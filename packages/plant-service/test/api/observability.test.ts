@@ -248,13 +248,16 @@ describe('metrics', () => {
 });
 
 describe('compression', () => {
-  const url = '/api/v1/families?per_page=30';
+  // Between 1 and 4 KiB: compressed for each response; larger: kept gzip-encoded by the cache.
+  const url = '/api/v1/families?per_page=8';
+  const large = '/api/v1/families?per_page=30';
 
   it('sends br or gzip above the threshold, decompressing to the same bytes, with ETag and 304 intact', async () => {
     const plain = await t.app.inject({ url });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.length).toBeGreaterThan(1024);
-    // The response cache keeps a large body from its URL's second request.
+    expect(plain.rawPayload.length).toBeLessThan(4096);
+    // The response cache keeps the body from its URL's first request.
     expect((await t.app.inject({ url })).body).toBe(plain.body);
 
     for (const [encoding, decode] of [
@@ -280,6 +283,56 @@ describe('compression', () => {
     // br preferred when both are accepted.
     const both = await t.app.inject({ url, headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(both.headers['content-encoding']).toBe('br');
+  });
+
+  it('sends a body the cache keeps gzip-encoded as kept to clients that accept gzip, and decoded to the others', async () => {
+    const browser = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    const miss = await t.app.inject({ url: large, headers: browser });
+    expect(miss.headers['x-cache']).toBe('MISS');
+    expect(miss.headers['content-encoding']).toBe('gzip');
+    expect(miss.headers.vary).toMatch(/accept-encoding/i);
+    expect(Number(miss.headers['content-length'])).toBe(miss.rawPayload.length);
+
+    const plain = await t.app.inject({ url: large });
+    expect(plain.headers['x-cache']).toBe('HIT');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // Above 8 KiB, where the compression plugin's default on two cores would stream it.
+    expect(plain.rawPayload.length).toBeGreaterThan(8192);
+    expect(Number(plain.headers['content-length'])).toBe(plain.rawPayload.length);
+    expect(gunzipSync(miss.rawPayload).toString()).toBe(plain.body);
+    expect(miss.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(plain.headers.etag).toBe(miss.headers.etag);
+
+    // Sent as kept, whichever encoding the client lists first, to any client that accepts gzip.
+    for (const accept of ['gzip, deflate, br, zstd', 'gzip', 'br;q=1, gzip;q=0.5', '*']) {
+      const hit = await t.app.inject({ url: large, headers: { 'accept-encoding': accept } });
+      expect(hit.headers['x-cache'], accept).toBe('HIT');
+      expect(hit.headers['content-encoding'], accept).toBe('gzip');
+      expect(hit.headers.vary, accept).toMatch(/accept-encoding/i);
+      expect(hit.rawPayload.equals(miss.rawPayload), accept).toBe(true);
+      expect(hit.headers.etag, accept).toBe(plain.headers.etag);
+    }
+    // Clients that refuse gzip get the compression they accept, or none.
+    for (const [headers, encoding] of [
+      [{ 'accept-encoding': 'br' }, 'br'],
+      [{ 'accept-encoding': 'gzip;q=0, br' }, 'br'],
+      [{ 'accept-encoding': 'identity' }, undefined],
+      [{ 'accept-encoding': 'gzip', 'x-no-compression': '1' }, undefined],
+    ] as const) {
+      const hit = await t.app.inject({ url: large, headers });
+      expect(hit.headers['x-cache']).toBe('HIT');
+      expect(hit.headers['content-encoding'], JSON.stringify(headers)).toBe(encoding);
+      const body = encoding === 'br' ? brotliDecompressSync(hit.rawPayload) : hit.rawPayload;
+      expect(body.toString()).toBe(plain.body);
+      // Encoded at once, not streamed: its length is known (a stream is sent chunked, without one).
+      expect(Number(hit.headers['content-length'])).toBe(hit.rawPayload.length);
+    }
+    const revalidated = await t.app.inject({
+      url: large,
+      headers: { ...browser, 'if-none-match': String(plain.headers.etag) },
+    });
+    expect(revalidated.statusCode).toBe(304);
+    expect(revalidated.rawPayload.length).toBe(0);
   });
 
   it('compresses the OpenAPI YAML, and leaves small bodies and images alone', async () => {

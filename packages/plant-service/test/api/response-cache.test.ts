@@ -139,6 +139,11 @@ describe('response cache', () => {
       expect(put.statusCode).toBe(200);
       const third = `/api/v1/species?per_page=30&search=magnus&family=cache-admission`;
       expect(await states(third, 2)).toEqual(['MISS', 'HIT']);
+      // Over 16 KiB, a body is kept as it is (only bodies kept at once are kept gzip-encoded), so a
+      // client preferring br gets br.
+      const encoded = await small.app.inject({ url: third, headers: { 'accept-encoding': 'gzip, br' } });
+      expect(encoded.headers['x-cache']).toBe('HIT');
+      expect(encoded.headers['content-encoding']).toBe('br');
     } finally {
       await small.close();
     }

@@ -8,6 +8,7 @@
  *   - a JSON body is valid against the documented schema for that status (so an empty 200 fails).
  * Validators are compiled once per worker and document, and reused by every app built from it.
  */
+import { gunzipSync } from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -174,8 +175,13 @@ export function checkResponses(
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const current = contract();
     if (!current) return payload;
+    // Bodies the response cache keeps gzip-encoded reach this hook encoded; their content is checked.
+    const decoded =
+      Buffer.isBuffer(payload) && reply.getHeader('content-encoding') === 'gzip'
+        ? gunzipSync(payload)
+        : payload;
     const body =
-      typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+      typeof decoded === 'string' ? decoded : Buffer.isBuffer(decoded) ? decoded.toString('utf8') : undefined;
     const streamed = payload !== null && payload !== undefined && body === undefined;
     const violation = current.check({
       method: request.method,
