@@ -51,12 +51,8 @@ const resultsFile = fileURLToPath(new URL('../../../bench/RESULTS.md', import.me
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const acceptEncoding = process.env.BENCH_ACCEPT_ENCODING;
-const opts = {
-  seconds,
-  connections,
-  warmup: Number(process.env.BENCH_WARMUP ?? 5),
-  headers: (acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) as Record<string, string>,
-};
+const headers: Record<string, string> = acceptEncoding ? { 'accept-encoding': acceptEncoding } : {};
+const opts = { seconds, connections, warmup: Number(process.env.BENCH_WARMUP ?? 5), headers };
 const listEnv = (name: string, all: string[]) =>
   (process.env[name] ?? all.join(','))
     .split(',')

@@ -132,7 +132,8 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
       reply.header('etag', etag);
       if (!cache) return payload;
       const bytes = Buffer.byteLength(payload);
-      const victims = payload.length <= ADMIT_AT_ONCE_CHARS ? [] : cache.victims(bytes);
+      const atOnce = payload.length <= ADMIT_AT_ONCE_CHARS;
+      const victims = atOnce ? [] : cache.victims(bytes);
       const admitted =
         victims !== undefined &&
         frequency?.admits(
@@ -141,10 +142,7 @@ export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: A
         ) === true;
       if (!admitted) return payload;
       const type = String(reply.getHeader('content-type'));
-      const gzip =
-        bytes >= KEEP_GZIPPED_FROM_BYTES &&
-        payload.length <= ADMIT_AT_ONCE_CHARS &&
-        COMPRESSIBLE_TYPES.test(type);
+      const gzip = atOnce && bytes >= KEEP_GZIPPED_FROM_BYTES && COMPRESSIBLE_TYPES.test(type);
       if (!gzip) {
         cache.set(request.url, payload, bytes, { etag, type, version, gzip: false });
         return payload;
