@@ -48,7 +48,13 @@ export interface Config {
     readonly maxMoveDistance: number;
     readonly worldRadiusMax: number;
     readonly tools: readonly ToolName[];
+    /** Names that may make the NPC act through tools; null = everyone (`*`); unset = nobody. */
     readonly toolPlayers: readonly string[] | null;
+    readonly maxToolCalls: number;
+    readonly operatorHoldMs: number;
+    readonly toolFollowTimeoutMs: number;
+    readonly followLeash: number;
+    readonly maxQuickExchanges: number;
     readonly replyMaxChars: number;
     readonly replyMaxLines: number;
     readonly llmConcurrency: number;
@@ -100,6 +106,11 @@ const EnvSchema = Type.Object({
   NPC_FOLLOW_TIMEOUT_MS: int(1000, 86_400_000, 1_800_000),
   NPC_MAX_MOVE_DISTANCE: int(1, 10_000, 128),
   NPC_WORLD_RADIUS_MAX: int(1, 256, 64),
+  NPC_MAX_TOOL_CALLS: int(1, 10, 3),
+  NPC_OPERATOR_HOLD_MS: int(0, 3_600_000, 60_000),
+  NPC_TOOL_FOLLOW_TIMEOUT_MS: int(1000, 86_400_000, 300_000),
+  NPC_FOLLOW_LEASH: int(1, 10_000, 48),
+  NPC_LOOP_MAX_EXCHANGES: int(1, 1000, 8),
   NPC_REPLY_MAX_CHARS: int(1, 4000, 600),
   NPC_REPLY_MAX_LINES: int(1, 20, 4),
   NPC_LLM_CONCURRENCY: int(1, 64, 4),
@@ -147,10 +158,14 @@ export function loadConfig(env: Env = process.env): Config {
     if (!(TOOL_NAMES as readonly string[]).includes(tool))
       problems.push(`NPC_TOOLS: ${JSON.stringify(tool)} is not one of ${TOOL_NAMES.join(', ')}`);
   }
-  const toolPlayers = list(env, 'NPC_TOOL_PLAYERS');
-  for (const name of toolPlayers ?? []) {
+  // Unset means nobody: letting every player steer the NPC has to be asked for, with `*`.
+  const toolPlayerList = list(env, 'NPC_TOOL_PLAYERS') ?? [];
+  const everyone = toolPlayerList.includes('*');
+  if (everyone && toolPlayerList.length > 1) problems.push('NPC_TOOL_PLAYERS: "*" stands alone');
+  for (const name of everyone ? [] : toolPlayerList) {
     if (!player.test(name)) problems.push(`NPC_TOOL_PLAYERS: ${JSON.stringify(name)} is not a player name`);
   }
+  const toolPlayers = everyone ? null : toolPlayerList;
   if (problems.length > 0) throw new ConfigError(problems);
 
   const config: Config = {
@@ -193,6 +208,11 @@ export function loadConfig(env: Env = process.env): Config {
       worldRadiusMax: read.NPC_WORLD_RADIUS_MAX,
       tools: [...new Set(tools)] as ToolName[],
       toolPlayers,
+      maxToolCalls: read.NPC_MAX_TOOL_CALLS,
+      operatorHoldMs: read.NPC_OPERATOR_HOLD_MS,
+      toolFollowTimeoutMs: read.NPC_TOOL_FOLLOW_TIMEOUT_MS,
+      followLeash: read.NPC_FOLLOW_LEASH,
+      maxQuickExchanges: read.NPC_LOOP_MAX_EXCHANGES,
       replyMaxChars: read.NPC_REPLY_MAX_CHARS,
       replyMaxLines: read.NPC_REPLY_MAX_LINES,
       llmConcurrency: read.NPC_LLM_CONCURRENCY,

@@ -17,6 +17,7 @@ export class PrometheusMetrics implements Telemetry {
   readonly #tokens: Counter;
   readonly #toolCalls: Counter<'tool' | 'outcome'>;
   readonly #reconnects: Counter;
+  readonly #chatDropped: Counter;
   readonly #http: Counter<'endpoint' | 'method' | 'status'>;
 
   constructor() {
@@ -57,6 +58,11 @@ export class PrometheusMetrics implements Telemetry {
       help: 'Times the NPC joined the game again after losing the connection',
       registers,
     });
+    this.#chatDropped = new Counter({
+      name: 'npc_chat_lines_dropped_total',
+      help: 'Chat lines dropped because the chat backlog was full (the rate governor could not say them in time)',
+      registers,
+    });
     this.#http = new Counter({
       name: 'npc_http_requests_total',
       help: 'HTTP requests, by route, method and status',
@@ -86,6 +92,10 @@ export class PrometheusMetrics implements Telemetry {
 
   reconnect(): void {
     this.#reconnects.inc();
+  }
+
+  chatLinesDropped(count: number): void {
+    this.#chatDropped.inc(count);
   }
 
   /** `endpoint` is the route pattern, never the raw URL, so the label set stays small. */

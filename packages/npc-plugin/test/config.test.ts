@@ -55,7 +55,13 @@ describe('configuration from the environment', () => {
     const defaults = loadConfig({});
     expect(defaults.npc).toMatchObject({
       tools: ['follow_player', 'stop', 'go_to', 'look_at', 'emote'],
-      toolPlayers: null,
+      // Unset: nobody may make the NPC act (a changed default; `*` is everyone).
+      toolPlayers: [],
+      maxToolCalls: 3,
+      operatorHoldMs: 60_000,
+      toolFollowTimeoutMs: 300_000,
+      followLeash: 48,
+      maxQuickExchanges: 8,
       replyMaxChars: 600,
       replyMaxLines: 4,
       llmConcurrency: 4,
@@ -73,6 +79,8 @@ describe('configuration from the environment', () => {
       toolPlayers: ['Alice', 'Bob'],
       llmDailyTokens: 50_000,
     });
+    expect(loadConfig({ NPC_TOOL_PLAYERS: '*' }).npc.toolPlayers).toBeNull();
+    expect(() => loadConfig({ NPC_TOOL_PLAYERS: '*,Alice' })).toThrow(/"\*" stands alone/);
     // Set but empty means none: no tools, nobody may command the NPC.
     expect(loadConfig({ NPC_TOOLS: '', NPC_TOOL_PLAYERS: '' }).npc).toMatchObject({
       tools: [],

@@ -106,6 +106,8 @@ export class ActionError extends Error {
 export interface GameAdapter {
   /** Longest chat line the game accepts. */
   readonly chatLimit: number;
+  /** Longest line `say` (null) or `whisper` to that player can send as one message. */
+  chatLimitFor(whisperTo: string | null): number;
   /** The emotes this game can show, a subset of `EMOTES`. */
   readonly emotes: readonly string[];
   /** Joins the world; resolves once the NPC stands in it. Rejects on abort, kick or error. */

@@ -1,4 +1,4 @@
-import { Conflict, invalidField, NotFound } from '../errors.js';
+import { Conflict, invalidField, NotFound, TooManyRequests } from '../errors.js';
 import { withDeadline } from '../shared/deadline.js';
 import { type EmoteParams, emoting } from './behaviours/emoting.js';
 import { following } from './behaviours/following.js';
@@ -18,6 +18,13 @@ import { BehaviourStateMachine, type GoalRecord, type NpcState } from './state-m
 import { NO_TELEMETRY, type Telemetry } from './telemetry.js';
 import { type NpcActions, NpcTools } from './tools/npc-tools.js';
 import type { ToolName } from './tools/tool-schemas.js';
+
+declare module './events/event-hub.js' {
+  interface NpcEventMap {
+    /** Lines the chat governor could not take: the backlog was full. */
+    chat_dropped: { lines: number; whisper_to: string | null; reason: 'backlog_full' };
+  }
+}
 
 export interface NpcOptions {
   pluginId: string;
@@ -39,6 +46,15 @@ export interface NpcOptions {
   tools: readonly ToolName[];
   /** Names that may make the NPC act through tools; null = everyone. */
   toolPlayers: readonly string[] | null;
+  /** Most tool calls run from one model answer. */
+  maxToolCalls: number;
+  /** How long an operator's HTTP command keeps players' tool calls off the NPC. */
+  operatorHoldMs: number;
+  /** How long a `follow_player` tool call follows at most. */
+  toolFollowTimeoutMs: number;
+  /** How far from where it started a `follow_player` tool call may lead the NPC, in blocks. */
+  followLeash: number;
+  maxQuickExchanges: number;
   replyMaxChars: number;
   replyMaxLines: number;
   llmConcurrency: number;
@@ -96,7 +112,7 @@ const NEARBY_POLL_MS = 500;
  * The NPC service (NPC entity management): holds the rules behind the endpoints and the tools.
  * Routes only delegate here; the game itself sits behind `GameAdapter`.
  */
-export class Npc implements NpcActions {
+export class Npc {
   readonly machine: BehaviourStateMachine;
   readonly events = new EventHub();
   readonly #budget: LlmBudget;
@@ -108,6 +124,15 @@ export class Npc implements NpcActions {
   readonly #health: GatewayHealth;
   readonly #startedAt = Date.now();
   readonly #unsubscribe: (() => void)[] = [];
+  /** Until when (epoch ms) the last operator command holds the NPC against players' tool calls. */
+  #heldUntil = 0;
+  /** What players' tool calls drive: the same rules as HTTP, but refused while an operator holds it. */
+  readonly #forPlayers: NpcActions = {
+    move: (command) => this.#asPlayer(() => this.#move(command, 'player')),
+    look: (target) => this.#asPlayer(() => this.#look(target)),
+    emote: (params) => this.#asPlayer(() => this.#emote(params)),
+    playerPosition: (name) => this.playerPosition(name),
+  };
 
   constructor(
     private readonly game: GameAdapter,
@@ -136,7 +161,13 @@ export class Npc implements NpcActions {
         if (report.reconnected) telemetry.reconnect();
       },
     );
-    this.#outbox = new ChatOutbox(game);
+    this.#outbox = new ChatOutbox(game, {
+      onDropped: (count, whisperTo) => {
+        telemetry.chatLinesDropped(count);
+        this.events.publish('chat_dropped', { lines: count, whisper_to: whisperTo, reason: 'backlog_full' });
+        logger.warn({ lines: count }, 'chat backlog full; lines dropped');
+      },
+    });
     this.#health = new GatewayHealth(gateway.configured, gateway.model);
     this.#conversation = new Conversation(
       game,
@@ -145,7 +176,10 @@ export class Npc implements NpcActions {
         health: this.#health,
         budget: this.#budget,
         outbox: this.#outbox,
-        tools: new NpcTools(this, { enabled: options.tools, allowedPlayers: options.toolPlayers }),
+        tools: new NpcTools(this.#forPlayers, {
+          enabled: options.tools,
+          allowedPlayers: options.toolPlayers,
+        }),
         events: this.events,
         telemetry,
       },
@@ -155,6 +189,8 @@ export class Npc implements NpcActions {
         systemPrompt: options.systemPrompt,
         memoryTurns: options.memoryTurns,
         repliesPerMinute: options.repliesPerMinute,
+        maxToolCalls: options.maxToolCalls,
+        maxQuickExchanges: options.maxQuickExchanges,
         ignoredPlayers: options.ignoredPlayers,
         perceptionRadius: Math.min(16, options.worldRadiusMax),
         reply: { maxChars: options.replyMaxChars, maxLines: options.replyMaxLines },
@@ -204,6 +240,7 @@ export class Npc implements NpcActions {
   async spawn(
     position: Position | null,
   ): Promise<{ action: SpawnAction; state: NpcState; position: Position; goal: GoalRecord | null }> {
+    this.#hold();
     let action: SpawnAction = 'already_spawned';
     if (!this.game.isConnected() || this.machine.state === 'connecting' || this.machine.state === 'offline') {
       await this.#supervisor.connectNow();
@@ -232,6 +269,14 @@ export class Npc implements NpcActions {
 
   /** `POST /move`: answers at once with the accepted goal; progress shows in `/status`. */
   async move(command: MoveCommand): Promise<{ state: NpcState; goal: GoalRecord | null }> {
+    this.#hold();
+    return this.#move(command, 'operator');
+  }
+
+  async #move(
+    command: MoveCommand,
+    by: 'operator' | 'player',
+  ): Promise<{ state: NpcState; goal: GoalRecord | null }> {
     this.#requireSpawned();
     if (command.kind === 'stop') {
       const goal = await this.machine.stop();
@@ -241,10 +286,15 @@ export class Npc implements NpcActions {
       if (!this.game.locate({ player: command.player })) {
         throw new NotFound(`player ${command.player} is not in view`);
       }
+      // A player's follow is on a leash and expires sooner; an operator's is theirs to stop.
       const { goal } = await this.machine.start(following, {
         player: command.player,
         distance: command.distance,
-        timeoutMs: this.options.followTimeoutMs,
+        timeoutMs: by === 'player' ? this.options.toolFollowTimeoutMs : this.options.followTimeoutMs,
+        leash:
+          by === 'player'
+            ? { from: { ...this.game.self().position }, radius: this.options.followLeash }
+            : null,
       });
       return { state: this.machine.state, goal };
     }
@@ -259,10 +309,13 @@ export class Npc implements NpcActions {
 
   /** `POST /chat`: says the message, split to the game's chat limit. */
   async say(message: string): Promise<{ state: NpcState; lines: string[] }> {
+    this.#hold();
     this.#requireSpawned();
-    const lines = splitChat(message, this.game.chatLimit);
+    const lines = splitChat(message, this.game.chatLimitFor(null));
     if (lines.length === 0) throw invalidField('message', 'must contain visible text');
-    this.#outbox.enqueue(lines);
+    if (this.#outbox.enqueue(lines, null, true).length === 0) {
+      throw new TooManyRequests('the NPC has too much left to say; try again in a little while');
+    }
     this.events.publish('reply', { player: null, lines, whisper: false });
     await this.#startTalking('chat');
     return { state: this.machine.state, lines };
@@ -270,6 +323,11 @@ export class Npc implements NpcActions {
 
   /** `POST /look`: turns the head; refused while a movement steers it. */
   async look(target: LookTarget): Promise<{ state: NpcState; yaw: number; pitch: number }> {
+    this.#hold();
+    return this.#look(target);
+  }
+
+  async #look(target: LookTarget): Promise<{ state: NpcState; yaw: number; pitch: number }> {
     this.#requireSpawned();
     const state = this.machine.state;
     if (state === 'moving' || state === 'following' || state === 'emoting') {
@@ -283,6 +341,11 @@ export class Npc implements NpcActions {
 
   /** `POST /emote`: plays one emote and answers when it is over. */
   async emote(params: EmoteParams): Promise<{ state: NpcState; goal: GoalRecord }> {
+    this.#hold();
+    return this.#emote(params);
+  }
+
+  async #emote(params: EmoteParams): Promise<{ state: NpcState; goal: GoalRecord }> {
     this.#requireSpawned();
     if (params.target) this.#requireVisible(params.target, 'target');
     const { done } = await this.machine.start(emoting, params);
@@ -352,6 +415,21 @@ export class Npc implements NpcActions {
         this.events.publish('player', { name, status: 'joined' });
       }
     }
+  }
+
+  /** An operator's command: players' tool calls are refused for the next NPC_OPERATOR_HOLD_MS. */
+  #hold(): void {
+    this.#heldUntil = Math.max(this.#heldUntil, Date.now() + this.options.operatorHoldMs);
+  }
+
+  async #asPlayer<T>(action: () => Promise<T>): Promise<T> {
+    const left = this.#heldUntil - Date.now();
+    if (left > 0) {
+      throw new Conflict(`an operator is steering the NPC for another ${Math.ceil(left / 1000)} s`, {
+        state: this.machine.state,
+      });
+    }
+    return action();
   }
 
   #spawned(): boolean {

@@ -11,6 +11,8 @@ export interface Telemetry {
   toolCall(name: string, outcome: ToolOutcome): void;
   /** The NPC joined the game again after losing the connection. */
   reconnect(): void;
+  /** Chat lines dropped because the chat backlog was full. */
+  chatLinesDropped(count: number): void;
 }
 
 export const NO_TELEMETRY: Telemetry = {
@@ -19,4 +21,5 @@ export const NO_TELEMETRY: Telemetry = {
   tokens: () => undefined,
   toolCall: () => undefined,
   reconnect: () => undefined,
+  chatLinesDropped: () => undefined,
 };

@@ -16,7 +16,7 @@ export const metricsRoute =
           description:
             'Prometheus text format: npc_replies_total{kind}, npc_gateway_request_duration_seconds{outcome}, ' +
             'npc_gateway_errors_total{kind}, npc_llm_tokens_total, npc_tool_calls_total{tool,outcome}, ' +
-            'npc_reconnects_total, npc_http_requests_total{endpoint,method,status} and the prom-client defaults prefixed npc_ (npc_process_*, npc_nodejs_*).',
+            'npc_reconnects_total, npc_chat_lines_dropped_total, npc_http_requests_total{endpoint,method,status} and the prom-client defaults prefixed npc_ (npc_process_*, npc_nodejs_*).',
           tags: ['operations'],
           security: [{ basic: [] }],
           response: {

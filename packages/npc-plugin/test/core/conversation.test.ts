@@ -32,7 +32,13 @@ describe('conversation', () => {
   });
 
   async function start(env: Record<string, string> = {}): Promise<void> {
-    const config = loadConfig({ NPC_ACCOUNTS_FILE: 'unused', LLM_BASE_URL: gateway.url, ...env });
+    const config = loadConfig({
+      NPC_ACCOUNTS_FILE: 'unused',
+      LLM_BASE_URL: gateway.url,
+      NPC_TOOL_PLAYERS: 'Alice',
+      NPC_OPERATOR_HOLD_MS: '0',
+      ...env,
+    });
     game = new FakeGame();
     game.players.set('Alice', { x: 3, y: 5, z: 0 });
     const llm = new OpenAiGateway({ ...config.llm, baseUrl: gateway.url, maxRetries: 0 });
@@ -110,7 +116,7 @@ describe('conversation', () => {
   });
 
   it('reports refusals to the model as results and does not move: too far, not in view, unknown tool', async () => {
-    await start();
+    await start({ NPC_MAX_TOOL_CALLS: '5' });
     gateway.next(
       {
         toolCalls: [
@@ -214,8 +220,9 @@ describe('conversation', () => {
       game.players.set(`P${i}`, { x: 1, y: 5, z: i % 5 });
       game.chat(`P${i}`, 'hi');
     }
+    // The replies are queued at once; the chat governor says them over the next half minute.
     await eventually(
-      () => game.said.length,
+      () => events.filter((e) => e.kind === 'reply').length,
       (n) => n >= 20,
       10_000,
     );

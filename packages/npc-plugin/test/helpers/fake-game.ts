@@ -26,6 +26,9 @@ export class FakeGame implements GameAdapter {
   #connected = false;
   readonly #listeners = new Set<(event: GameEvent) => void>();
 
+  chatLimitFor(whisperTo: string | null): number {
+    return whisperTo === null ? this.chatLimit : this.chatLimit - `/tell ${whisperTo} `.length;
+  }
   async connect(_options: ActionOptions): Promise<void> {
     this.#connected = true;
   }

@@ -55,6 +55,11 @@ export class MineflayerGame implements GameAdapter {
     return this.#bot;
   }
 
+  chatLimitFor(whisperTo: string | null): number {
+    // A whisper goes out as `/tell <name> <text>` and the whole command must fit the limit.
+    return whisperTo === null ? CHAT_LIMIT : CHAT_LIMIT - `/tell ${whisperTo} `.length;
+  }
+
   isConnected(): boolean {
     return this.#connected;
   }

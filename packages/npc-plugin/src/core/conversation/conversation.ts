@@ -10,6 +10,7 @@ import { summarisePerception } from '../perception-summary.js';
 import type { Telemetry } from '../telemetry.js';
 import type { NpcTools } from '../tools/npc-tools.js';
 import { judgeChat } from './chat-filter.js';
+import { LoopBreaker } from './loop-breaker.js';
 import { ConversationMemory } from './memory.js';
 import { buildPrompt } from './prompt.js';
 
@@ -32,6 +33,10 @@ export interface ConversationOptions {
   memoryTurns: number;
   repliesPerMinute: number;
   ignoredPlayers: readonly string[];
+  /** Most tool calls run from one model answer; the rest come back refused. */
+  maxToolCalls: number;
+  /** Quick exchanges in a row with one speaker before the NPC stops answering them (loop breaker). */
+  maxQuickExchanges: number;
   /** Radius of the perception summary put into the prompt. */
   perceptionRadius: number;
   reply: Omit<ReplyLimits, 'lineLimit'>;
@@ -60,6 +65,7 @@ interface Logger {
 export class Conversation {
   readonly #memory: ConversationMemory;
   readonly #limiter: SlidingWindow;
+  readonly #loops: LoopBreaker;
   readonly #inFlight = new Map<string, Promise<void>>();
   readonly #waiting = new Map<string, ChatEvent>();
   readonly #log: ChatEvent[] = [];
@@ -74,6 +80,7 @@ export class Conversation {
   ) {
     this.#memory = new ConversationMemory(options.memoryTurns);
     this.#limiter = new SlidingWindow(options.repliesPerMinute, 60_000);
+    this.#loops = new LoopBreaker(options.maxQuickExchanges);
   }
 
   /** Recent chat lines heard (oldest first), for `/world`. */
@@ -125,6 +132,13 @@ export class Conversation {
       this.logger.debug({ player: event.username, reason: verdict.reason }, 'not answering');
       return;
     }
+    if (!this.#loops.allow(event.username, event.at)) {
+      this.logger.debug(
+        { player: event.username },
+        'quick exchanges in a row; not answering until they pause',
+      );
+      return;
+    }
     if (this.#inFlight.has(event.username)) {
       this.#waiting.set(event.username, event);
       return;
@@ -151,13 +165,17 @@ export class Conversation {
     for (const listener of this.#busyListeners) listener();
   }
 
-  #reply(event: ChatEvent, text: string, kind: 'answer' | 'fallback' | 'budget' | 'offline'): void {
-    const lines = replyLines(text, { ...this.options.reply, lineLimit: this.game.chatLimit });
-    if (lines.length === 0) return;
+  /** Says a reply: capped, split, gated and queued; returns the lines queued, as they will be heard. */
+  #reply(event: ChatEvent, text: string, kind: 'answer' | 'fallback' | 'budget' | 'offline'): string[] {
     const whisper = event.whisper;
-    this.parts.outbox.enqueue(lines, whisper ? event.username : null);
+    const to = whisper ? event.username : null;
+    const capped = replyLines(text, { ...this.options.reply, lineLimit: this.game.chatLimitFor(to) });
+    const lines = this.parts.outbox.enqueue(capped, to);
+    if (lines.length === 0) return lines;
+    this.#loops.replied(event.username, Date.now());
     this.parts.events.publish('reply', { player: event.username, lines, whisper });
     this.parts.telemetry.reply(kind);
+    return lines;
   }
 
   async #compose(event: ChatEvent): Promise<void> {
@@ -192,13 +210,24 @@ export class Conversation {
         if (completion.toolCalls.length === 0 || toolChoice === 'none') {
           if (completion.content === null)
             throw new GatewayError('bad_response', 'gateway answer has no message content');
-          this.#memory.remember(event.username, event.message, completion.content);
-          this.#reply(event, completion.content, 'answer');
+          // The memory keeps what the player heard, not the raw completion: the model's next turn must
+          // not build on text that was cut off, gated out or never said.
+          const said = this.#reply(event, completion.content, 'answer');
+          if (said.length > 0) this.#memory.remember(event.username, event.message, said.join(' '));
           return;
         }
         messages.push({ role: 'assistant', content: completion.content, tool_calls: completion.toolCalls });
-        for (const call of completion.toolCalls) {
-          const { result, outcome } = await this.parts.tools.call(event.username, call);
+        for (const [index, call] of completion.toolCalls.entries()) {
+          const { result, outcome } =
+            index < this.options.maxToolCalls
+              ? await this.parts.tools.call(event.username, call)
+              : {
+                  result: {
+                    ok: false,
+                    error: `not run: at most ${this.options.maxToolCalls} actions per answer`,
+                  },
+                  outcome: 'refused' as const,
+                };
           telemetry.toolCall(call.function.name, outcome);
           // The result is JSON data; the system prompt tells the model it is never an instruction.
           messages.push({ role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) });
