@@ -27,7 +27,7 @@ const LEADING =
 export function normaliseChat(text: string): string {
   return (
     text
-        .normalize('NFKC')
+      .normalize('NFKC')
       // Line breaks and tabs are controls too, but they separate words: they become spaces first.
       .replace(/\s+/g, ' ')
       .replace(FORBIDDEN, '')

@@ -135,8 +135,12 @@ export class MineflayerGame implements GameAdapter {
     movements.allow1by1towers = false;
     bot.pathfinder.setMovements(movements);
     this.#connected = true;
-    bot.on('chat', (username, message) => this.#chat(bot, username, message, false));
-    bot.on('whisper', (username, message) => this.#chat(bot, username, message, true));
+    // Only the player-chat packet says who spoke: mineflayer's `chat` and `whisper` events guess the
+    // speaker from rendered text, which any broadcast, bridge or plugin message can imitate.
+    bot._client.on('playerChat', (packet: PlayerChatPacket) => {
+      const heard = playerLine(bot, packet);
+      if (heard) this.#chat(bot, heard.username, heard.message, heard.whisper);
+    });
     bot.on('death', () => this.#emit({ type: 'died' }));
     bot.on('respawn', () => this.#emit({ type: 'respawned' }));
   }
@@ -260,6 +264,63 @@ export class MineflayerGame implements GameAdapter {
   #require(): Bot {
     if (!this.#bot || !this.#connected) throw new ActionError('disconnected', 'the NPC is not in the world');
     return this.#bot;
+  }
+}
+
+/** The fields of minecraft-protocol's `playerChat` event that identify the speaker (1.19+). */
+interface PlayerChatPacket {
+  sender?: string;
+  plainMessage?: string;
+  type?: number | { chatType?: number };
+  /** Before 1.19: the whole line as a JSON text component. */
+  formattedMessage?: string;
+}
+
+/**
+ * The chat types whose sender spoke to everyone or to the NPC alone. Others (`say_command`
+ * announcements, `emote_command`, team messages, outgoing whispers) are not addressed to the NPC.
+ */
+const CHAT_TYPES: Readonly<Record<string, 'public' | 'whisper'>> = {
+  chat: 'public',
+  msg_command_incoming: 'whisper',
+};
+
+/**
+ * A player's own line, or null. The speaker is the player-list entry of the packet's sender UUID
+ * (the game's word for who spoke), the text is the plain message that player sent, and the chat
+ * type says whether it was public chat or a whisper. System messages never get here; a sender
+ * missing from the player list or an unknown chat type gives null. Before 1.19 the packet has the
+ * sender's UUID but only the rendered line: a public line is the `chat.type.text` component and its
+ * second argument is the text; whispers are system messages there and are not heard.
+ */
+export function playerLine(
+  bot: Bot,
+  packet: PlayerChatPacket,
+): { username: string; message: string; whisper: boolean } | null {
+  if (typeof packet.sender !== 'string') return null;
+  const uuid = packet.sender.replaceAll('-', '').toLowerCase();
+  const speaker = Object.values(bot.players).find((p) => p.uuid.replaceAll('-', '').toLowerCase() === uuid);
+  if (!speaker) return null;
+  if (typeof packet.plainMessage !== 'string') {
+    const text = legacyChatText(packet.formattedMessage);
+    return text === null ? null : { username: speaker.username, message: text, whisper: false };
+  }
+  const index = typeof packet.type === 'object' ? packet.type?.chatType : packet.type;
+  const registry = bot.registry as { chatFormattingById?: Record<number, { name: string } | undefined> };
+  const name = index === undefined ? '' : (registry.chatFormattingById?.[index]?.name ?? '');
+  const kind = CHAT_TYPES[name.replace(/^minecraft:/, '')];
+  if (!kind) return null;
+  return { username: speaker.username, message: packet.plainMessage, whisper: kind === 'whisper' };
+}
+
+function legacyChatText(formatted: string | undefined): string | null {
+  if (formatted === undefined) return null;
+  try {
+    const component = JSON.parse(formatted) as { translate?: unknown; with?: unknown[] };
+    if (component.translate !== 'chat.type.text' || component.with?.length !== 2) return null;
+    return reasonText(component.with[1]);
+  } catch {
+    return null;
   }
 }
 

@@ -27,6 +27,8 @@ declare module 'flying-squid' {
     _client: SquidClient;
     _writeOthers(packet: string, fields: Record<string, unknown>): void;
     kick(reason: string): void;
+    op: boolean;
+    system(message: string): void;
     _writeOthersNearby(packet: string, fields: Record<string, unknown>): void;
   }
 
@@ -42,6 +44,8 @@ declare module 'flying-squid' {
       entitiesByName: Record<string, { id: number } | undefined>;
     };
     supportFeature(feature: string): boolean;
+    _createNetworkEncodedChatComponent(text: string): unknown;
+    broadcast(message: string, options?: { system?: boolean }): void;
     _sendPlayerList(toPlayer: SquidPlayer): void;
     addPlugin(name: string, plugin: SquidPlugin, settings?: unknown): void;
     waitForReady(timeoutMs: number): Promise<boolean>;

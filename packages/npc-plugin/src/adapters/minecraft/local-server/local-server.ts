@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import flyingSquid, { type SquidServer } from 'flying-squid';
 import { fixupsPlugin } from './fixups-plugin.js';
+import { playerChatPlugin } from './player-chat-plugin.js';
+import { type ChatRulesLog, newChatRulesLog, vanillaChatRulesPlugin } from './vanilla-chat-rules-plugin.js';
 import { whisperPlugin } from './whisper-plugin.js';
 
 export interface LocalServerOptions {
@@ -15,12 +17,16 @@ export interface LocalServerOptions {
 export interface LocalServer {
   readonly port: number;
   readonly server: SquidServer;
+  /** What the vanilla chat rules saw: commands run, kicks, peak spam counters. */
+  readonly chatRules: ChatRulesLog;
   close(): Promise<void>;
 }
 
 /**
  * A Minecraft-protocol server for the demo and the tests: flying-squid, in memory (no world
- * folder), superflat, offline mode, with the fix-up plugin and a vanilla-like /tell. Starts in about a quarter of a second.
+ * folder), superflat, offline mode, with the fix-up plugin, vanilla's chat rules (spam counter, illegal
+ * characters, line length), player chat sent as player-chat packets and a vanilla-like /tell. Starts
+ * in about a quarter of a second.
  */
 export async function startLocalServer(options: LocalServerOptions): Promise<LocalServer> {
   const server = flyingSquid.createMCServer({
@@ -46,7 +52,11 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
     // any uncaught error (they would take the NPC in the demo, or a test run, down with it).
     debug: () => undefined,
   });
+  const chatRules = newChatRulesLog();
   server.addPlugin('npc-fixups', fixupsPlugin);
+  // The rules come first: a line they refuse is never sent on as player chat.
+  server.addPlugin('npc-vanilla-chat-rules', vanillaChatRulesPlugin(chatRules));
+  server.addPlugin('npc-player-chat', playerChatPlugin);
   server.addPlugin('npc-whisper', whisperPlugin);
   const [port] = (await Promise.race([
     once(server, 'listening'),
@@ -56,6 +66,7 @@ export async function startLocalServer(options: LocalServerOptions): Promise<Loc
   return {
     port,
     server,
+    chatRules,
     close: async () => {
       // flying-squid throws when it writes to players it still lists while being destroyed, and then
       // leaves its socket open. So: stop accepting connections, send everybody away, wait until they

@@ -1,9 +1,11 @@
-import type { SquidPlugin, SquidServer } from 'flying-squid';
+import type { SquidPlayer, SquidPlugin, SquidServer } from 'flying-squid';
+import { sendPlayerChat } from './player-chat-plugin.js';
 
 /**
  * flying-squid has no private messages; vanilla's `/tell` (alias `/msg`, `/w`) is what mineflayer's
  * `bot.whisper` sends, so the local server adds it to let the demo and tests whisper to the NPC.
- * The recipient sees "<sender> whispers to you: <message>", the vanilla wording.
+ * As in vanilla, the recipient gets a player-chat packet of the incoming-message chat type, which a
+ * client shows as "<sender> whispers to you: <message>" (a system message before chat sessions).
  */
 export const whisperPlugin: SquidPlugin = {
   server(serv) {
@@ -19,18 +21,15 @@ export const whisperPlugin: SquidPlugin = {
         const match = /^(\S+) (.+)$/.exec(text);
         return match ? { to: match[1], message: match[2] } : false;
       },
-      action(
-        args: { to: string; message: string },
-        context: { player: { username: string; system(text: string): void } },
-      ) {
-        const target = serv.players.find((player) => player.username === args.to) as
-          | (SquidServer['players'][number] & { system(text: string): void })
-          | undefined;
+      action(args: { to: string; message: string }, context: { player: SquidPlayer }) {
+        const target = serv.players.find((player) => player.username === args.to);
         if (!target) {
           context.player.system(`No player named ${args.to}`);
           return;
         }
-        target.system(`${context.player.username} whispers to you: ${args.message}`);
+        if (serv.supportFeature('useChatSessions')) {
+          sendPlayerChat(serv, target, context.player, args.message, 'msg_command_incoming');
+        } else target.system(`${context.player.username} whispers to you: ${args.message}`);
       },
     });
   },
