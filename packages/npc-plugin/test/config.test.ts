@@ -61,7 +61,7 @@ describe('configuration from the environment', () => {
       operatorHoldMs: 60_000,
       toolFollowTimeoutMs: 300_000,
       followLeash: 48,
-      maxQuickExchanges: 8,
+      maxQuickExchanges: 12,
       replyMaxChars: 600,
       replyMaxLines: 4,
       llmConcurrency: 4,

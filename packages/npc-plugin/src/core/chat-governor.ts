@@ -5,14 +5,15 @@
  * every tick (20 ticks a second); a non-operator whose counter passes 200 is kicked. So a client may
  * keep up one line a second and burst ten at most. The governor is a token bucket: BURST lines at
  * once, then one every INTERVAL_MS. Over any stretch of time the NPC then sends at most
- * BURST + elapsed / INTERVAL_MS lines while the counter loses 20 a second, so the counter never
- * passes 20 × BURST = 100: half the threshold, which leaves room for the NPC's own commands (the
- * `/tp` of `POST /spawn`) and for lines the network delivers bunched up.
+ * BURST + elapsed / INTERVAL_MS lines while the counter loses 20 a second, so on a server at full
+ * speed the counter never passes 20 × BURST = 80, 40 % of the threshold. The margin is for a
+ * lagging server (ticks are what lower the counter: the sustained rate still holds at 14 ticks a
+ * second), the NPC's own commands (the `/tp` of `POST /spawn`) and lines the network bunches up.
  */
-export const CHAT_BURST = 5;
-/** One line per 1.2 s sustained: the counter falls by 24 between two lines and gains 20. */
-export const CHAT_INTERVAL_MS = 1200;
-/** Lines waiting to be said beyond this are dropped (about 30 s of talking at the sustained rate). */
+export const CHAT_BURST = 4;
+/** One line per 1.5 s sustained: the counter gains 20 per line and loses 30 in between. */
+export const CHAT_INTERVAL_MS = 1500;
+/** Lines waiting to be said beyond this are dropped (about 36 s of talking at the sustained rate). */
 export const CHAT_BACKLOG = 24;
 
 export interface ChatRate {

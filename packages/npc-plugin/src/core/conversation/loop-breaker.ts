@@ -7,7 +7,7 @@
  */
 export const QUICK_MS = 10_000;
 export const QUIET_MS = 30_000;
-export const DEFAULT_MAX_QUICK_EXCHANGES = 8;
+export const DEFAULT_MAX_QUICK_EXCHANGES = 12;
 
 interface Track {
   /** When the NPC last queued a reply to this speaker. */

@@ -18,6 +18,8 @@ export const KICK_ILLEGAL = 'Illegal characters in chat';
 export const KICK_TOO_LONG = 'The received string length is longer than maximum allowed';
 
 export interface ChatRulesLog {
+  /** Chat lines players sent (commands not included), as the server received them. */
+  lines: { player: string; message: string }[];
   /** Commands players ran (without the slash), oldest first. */
   commands: { player: string; command: string }[];
   /** Players kicked by these rules, with the reason. */
@@ -51,6 +53,7 @@ export function vanillaChatRulesPlugin(log: ChatRulesLog): SquidPlugin {
           return false;
         };
         player.on('chat_cancel', (data: { message: string; refused?: boolean }, cancel: () => void) => {
+          log.lines.push({ player: player.username, message: data.message });
           if (check(data.message)) return;
           data.refused = true;
           cancel();
@@ -74,5 +77,5 @@ function allowedChatCharacter(char: string): boolean {
 }
 
 export function newChatRulesLog(): ChatRulesLog {
-  return { commands: [], kicks: [], peak: new Map() };
+  return { lines: [], commands: [], kicks: [], peak: new Map() };
 }
