@@ -78,7 +78,8 @@ export class ChatOutbox {
     this.#draining = true;
     try {
       let first = true;
-      for (let line = this.#queue.shift(); line; line = this.#queue.shift()) {
+      // A line stays in the queue (and counts against the backlog) until it is sent or dropped.
+      for (let line = this.#queue[0]; line; this.#queue.shift(), line = this.#queue[0]) {
         if (!this.game.isConnected()) continue;
         if (!first) await sleep(LINE_PAUSE_MS);
         first = false;
