@@ -5,11 +5,13 @@ import { buildApp, type NpcApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { fillDescriptorVersion, validateDescriptor } from '../../src/descriptor.js';
 import { loadAccounts } from '../../src/web-server/accounts.js';
+import { checkResponses } from './contract.js';
 import { packageRoot } from './npc-process.js';
 
 /**
  * Builds the real app (web server, NPC plugin, Minecraft adapter) without listening and without
- * joining any game: HTTP behaviour that does not need the world is tested with `inject`.
+ * joining any game: HTTP behaviour that does not need the world is tested with `inject`. Every
+ * response is checked against the OpenAPI document.
  */
 export async function buildTestApp(accountsFile: string, env: Record<string, string> = {}): Promise<NpcApp> {
   const pkg = JSON.parse(await readFile(join(packageRoot, 'package.json'), 'utf8')) as { version: string };
@@ -30,6 +32,7 @@ export async function buildTestApp(accountsFile: string, env: Record<string, str
     accounts: await loadAccounts(accountsFile),
     logger: pino({ level: 'silent' }),
   });
+  checkResponses(app.web.app);
   await app.web.app.ready();
   return app;
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fillDescriptorVersion } from '../../src/descriptor.js';
+import { contractViolation } from './contract.js';
 
 export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -115,6 +116,15 @@ export function httpClient(base: string, authorization: string) {
       headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: response.status, body: (await response.json()) as T };
+    const text = await response.text();
+    const violation = contractViolation({
+      method,
+      url: new URL(`${base}${path}`).pathname,
+      status: response.status,
+      contentType: response.headers.get('content-type') ?? '',
+      body: text,
+    });
+    if (violation) throw new Error(`OpenAPI contract: ${method} ${path} → ${response.status}: ${violation}`);
+    return { status: response.status, body: JSON.parse(text) as T };
   };
 }
