@@ -83,6 +83,8 @@ describe('NPC tools, events and budgets end to end', () => {
       LLM_TIMEOUT_MS: '5000',
       LLM_MAX_RETRIES: '0',
       NPC_TOOL_PLAYERS: 'Alice',
+      // The tests stop the NPC over HTTP between tool calls; the operator's hold has its own tests.
+      NPC_OPERATOR_HOLD_MS: '0',
       NPC_LLM_CONCURRENCY: String(CONCURRENCY),
       NPC_LLM_DAILY_TOKENS: String(DAILY_TOKENS),
       NPC_CONNECT_TIMEOUT_MS: '15000',
@@ -242,7 +244,8 @@ describe('NPC tools, events and budgets end to end', () => {
           'whisper',
           (username, message) =>
             username === NPC && (message === 'Welcome, traveller.' || message === BUDGET_LINE),
-          20_000,
+          // The chat governor says 20 lines in about 30 s.
+          60_000,
         ).then(([, message]) => message),
       );
       for (const bot of crowd) bot.whisper(NPC, 'hello there');
