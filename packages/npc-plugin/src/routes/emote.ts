@@ -16,7 +16,8 @@ export const emoteRoute =
           summary: 'Play an emote',
           description:
             `One of ${EMOTES.join(', ')}. point_at needs a target (x/y/z, player or entity_id). Answers when the ` +
-            'emote is over (at most 5 s) with its goal record. Pre-empts a move, follow or talking in progress.',
+            'emote is over (at most 5 s) with its goal record. Pre-empts a move, follow or talking in progress.' +
+            " Like every operator command, it holds the NPC against players' tool calls for NPC_OPERATOR_HOLD_MS (60 s).",
           tags: ['npc'],
           security: [{ basic: [] }],
           body: EmoteBody,

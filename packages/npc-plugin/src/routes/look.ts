@@ -15,7 +15,8 @@ export const lookRoute =
           summary: 'Turn the head toward a point, a player, an entity, or to yaw/pitch',
           description:
             'Yaw and pitch are in degrees as the game shows them (yaw 0 = south, 90 = west; pitch 90 = down). ' +
-            'Refused with 409 while moving, following or emoting, because the movement steers the head.',
+            'Refused with 409 while moving, following or emoting, because the movement steers the head.' +
+            " Like every operator command, it holds the NPC against players' tool calls for NPC_OPERATOR_HOLD_MS (60 s).",
           tags: ['npc'],
           security: [{ basic: [] }],
           body: LookBody,

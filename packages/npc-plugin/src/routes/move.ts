@@ -15,7 +15,8 @@ export const moveRoute =
           summary: 'Walk to x/y/z, follow a player, or stop',
           description:
             'Answers at once with the accepted goal; progress and outcome show in GET /status. A new move pre-empts the ' +
-            'running move, follow, emote or talking. Targets further than NPC_MAX_MOVE_DISTANCE (128) blocks are refused.',
+            'running move, follow, emote or talking. Targets further than NPC_MAX_MOVE_DISTANCE (128) blocks are refused.' +
+            " Like every operator command, it holds the NPC against players' tool calls for NPC_OPERATOR_HOLD_MS (60 s). A follow from here has no leash.",
           tags: ['npc'],
           security: [{ basic: [] }],
           body: MoveBody,
