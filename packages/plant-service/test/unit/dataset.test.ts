@@ -80,9 +80,16 @@ describe('starter dataset (data/)', () => {
     expect(offenders('species', (r) => fields.some((f) => r[f] === undefined || r[f] === null))).toEqual([]);
     expect(offenders('species', (r) => typeof r.nitrogen_fixer !== 'boolean')).toEqual([]);
     expect(offenders('species', (r) => typeof r.dynamic_accumulator !== 'boolean')).toEqual([]);
-    expect(offenders('species', (r) => !Array.isArray(r.guild_role) || r.guild_role.length === 0)).toEqual(
-      [],
-    );
+    // A species that may not be planted (EU Union list, Swiss ban) keeps no guild role: every role
+    // is a reason to plant it. Every other species has at least one.
+    const banned = (r: Rec) =>
+      Array.isArray(r.legal_status) &&
+      (r.legal_status as Rec[]).some(
+        (s) => s.kind === 'union_list_invasive' || (s.jurisdiction === 'CH' && s.kind !== 'protected'),
+      );
+    expect(
+      offenders('species', (r) => !Array.isArray(r.guild_role) || (r.guild_role.length === 0) !== banned(r)),
+    ).toEqual([]);
     expect(
       offenders(
         'species',

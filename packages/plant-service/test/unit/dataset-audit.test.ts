@@ -1,0 +1,222 @@
+/**
+ * The starter dataset's audited facts, read straight from the JSON Lines files so the rules hold
+ * whatever the import accepts: legal status against the lists it was checked against, hazards and
+ * edible parts in their agreed shape, and nothing a planner would plant that may not be planted.
+ * data/README.md states each rule and its sources.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STARTER_DATA_DIR } from '../../src/dataset/starter.js';
+
+type Rec = Record<string, unknown>;
+const read = (name: string): Rec[] =>
+  readFileSync(join(STARTER_DATA_DIR, `${name}.jsonl`), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Rec);
+const species = read('species');
+const bySlug = new Map(species.map((r) => [r.slug as string, r]));
+
+/** A name without hybrid sign or author, lower case: `Reynoutria × bohemica` → `reynoutria bohemica`. */
+const nameKey = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/\s[×x]\s|\s×|^×/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/**
+ * The plants on the EU list of invasive alien species of Union concern (Implementing Regulation
+ * (EU) 2016/1141 and its updates of 2017, 2019, 2022 and 2025), with the synonyms the lists give.
+ */
+const UNION_LIST_PLANTS = [
+  // 2016
+  'Baccharis halimifolia',
+  'Cabomba caroliniana',
+  'Eichhornia crassipes',
+  'Pontederia crassipes',
+  'Heracleum persicum',
+  'Heracleum sosnowskyi',
+  'Hydrocotyle ranunculoides',
+  'Lagarosiphon major',
+  'Ludwigia grandiflora',
+  'Ludwigia peploides',
+  'Lysichiton americanus',
+  'Myriophyllum aquaticum',
+  'Parthenium hysterophorus',
+  'Persicaria perfoliata',
+  'Pueraria montana var. lobata',
+  'Pueraria lobata',
+  // 2017
+  'Alternanthera philoxeroides',
+  'Asclepias syriaca',
+  'Elodea nuttallii',
+  'Gunnera tinctoria',
+  'Heracleum mantegazzianum',
+  'Impatiens glandulifera',
+  'Microstegium vimineum',
+  'Myriophyllum heterophyllum',
+  'Pennisetum setaceum',
+  'Cenchrus setaceus',
+  // 2019
+  'Acacia saligna',
+  'Ailanthus altissima',
+  'Andropogon virginicus',
+  'Cardiospermum grandiflorum',
+  'Cortaderia jubata',
+  'Ehrharta calycina',
+  'Gymnocoronis spilanthoides',
+  'Humulus scandens',
+  'Humulus japonicus',
+  'Lespedeza cuneata',
+  'Lygodium japonicum',
+  'Prosopis juliflora',
+  'Salvinia molesta',
+  'Triadica sebifera',
+  // 2022
+  'Celastrus orbiculatus',
+  'Hakea sericea',
+  'Koenigia polystachya',
+  'Persicaria wallichii',
+  'Pistia stratiotes',
+  // 2025
+  'Acacia mearnsii',
+  'Broussonetia papyrifera',
+  'Crassula helmsii',
+  'Delairea odorata',
+  'Nanozostera japonica',
+  'Reynoutria japonica',
+  'Fallopia japonica',
+  'Reynoutria sachalinensis',
+  'Fallopia sachalinensis',
+  'Reynoutria × bohemica',
+  'Fallopia × bohemica',
+].map(nameKey);
+
+/**
+ * Plants of the Swiss Release Ordinance (SR 814.911) in force since 1 September 2024 that the
+ * dataset holds or may hold: Annex 2.1 bans any handling but control, Annex 2.2 placing on the market.
+ */
+const CH_ANNEX_2_1 = [
+  'Ailanthus altissima',
+  'Asclepias syriaca',
+  'Heracleum mantegazzianum',
+  'Impatiens glandulifera',
+  'Reynoutria japonica',
+  'Reynoutria sachalinensis',
+  'Rhus typhina',
+  'Senecio inaequidens',
+  'Solidago canadensis',
+  'Solidago gigantea',
+].map(nameKey);
+const CH_ANNEX_2_2 = [
+  'Buddleja davidii',
+  'Lonicera henryi',
+  'Lonicera japonica',
+  'Parthenocissus quinquefolia',
+  'Paulownia tomentosa',
+  'Prunus laurocerasus',
+  'Trachycarpus fortunei',
+].map(nameKey);
+
+const KINDS = ['union_list_invasive', 'banned', 'sale_banned', 'protected'];
+const HTTP = /^https?:\/\/[^\s/]+\.[^\s]+$/;
+
+const statuses = (r: Rec): Rec[] => (Array.isArray(r.legal_status) ? (r.legal_status as Rec[]) : []);
+const carries = (r: Rec, jurisdiction: string, kind: string) =>
+  statuses(r).some((s) => s.jurisdiction === jurisdiction && s.kind === kind);
+/** May not be planted in the EU, or in Switzerland (the dataset lists Swiss suppliers). */
+const mayNotBePlanted = (r: Rec) =>
+  statuses(r).some(
+    (s) => s.kind === 'union_list_invasive' || (s.jurisdiction === 'CH' && s.kind !== 'protected'),
+  );
+const named = (keys: string[]) => species.filter((r) => keys.includes(nameKey(r.name_scientific as string)));
+
+describe('starter dataset audit: legal status', () => {
+  it('matches names however the hybrid sign is written', () => {
+    expect(nameKey('Reynoutria × bohemica')).toBe('reynoutria bohemica');
+    expect(nameKey('Reynoutria x bohemica')).toBe('reynoutria bohemica');
+    expect(nameKey('Mentha ×piperita')).toBe('mentha piperita');
+  });
+
+  it('marks every species of the EU Union list, and no other, as union_list_invasive', () => {
+    const listed = named(UNION_LIST_PLANTS);
+    expect(listed.map((r) => r.slug)).toContain('reynoutria-japonica');
+    expect(listed.filter((r) => !carries(r, 'EU', 'union_list_invasive')).map((r) => r.slug)).toEqual([]);
+    const marked = species.filter((r) => carries(r, 'EU', 'union_list_invasive'));
+    expect(marked.filter((r) => !listed.includes(r)).map((r) => r.slug)).toEqual([]);
+  });
+
+  it('marks the Swiss bans of Annex 2.1 and 2.2', () => {
+    expect(
+      named(CH_ANNEX_2_1)
+        .filter((r) => !carries(r, 'CH', 'banned'))
+        .map((r) => r.slug),
+    ).toEqual([]);
+    expect(
+      named(CH_ANNEX_2_2)
+        .filter((r) => !carries(r, 'CH', 'sale_banned'))
+        .map((r) => r.slug),
+    ).toEqual([]);
+    for (const slug of ['rhus-typhina', 'paulownia-tomentosa', 'parthenocissus-quinquefolia']) {
+      expect(mayNotBePlanted(bySlug.get(slug) as Rec), slug).toBe(true);
+    }
+  });
+
+  it('gives no guild role, which would recommend planting it, to a species that may not be planted', () => {
+    const banned = species.filter(mayNotBePlanted);
+    expect(banned.length).toBeGreaterThanOrEqual(9);
+    expect(banned.filter((r) => (r.guild_role as unknown[]).length > 0).map((r) => r.slug)).toEqual([]);
+  });
+
+  it('gives each status the agreed shape, with an http(s) source', () => {
+    const bad: string[] = [];
+    for (const r of species) {
+      const value = r.legal_status;
+      if (value === undefined || value === null) continue;
+      if (!Array.isArray(value)) {
+        bad.push(`${r.slug}: not a list`);
+        continue;
+      }
+      for (const s of value as Rec[]) {
+        const keys = Object.keys(s).filter((k) => !['jurisdiction', 'kind', 'source', 'note'].includes(k));
+        if (
+          keys.length > 0 ||
+          !/^(EU|[A-Z]{2})$/.test(String(s.jurisdiction)) ||
+          !KINDS.includes(String(s.kind)) ||
+          !HTTP.test(String(s.source)) ||
+          (s.note !== undefined && (typeof s.note !== 'string' || s.note.length > 500)) ||
+          (s.kind === 'union_list_invasive' && s.jurisdiction !== 'EU')
+        ) {
+          bad.push(`${r.slug}: ${JSON.stringify(s)}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('checks most species and leaves those it could not verify unknown', () => {
+    const checked = species.filter((r) => Array.isArray(r.legal_status));
+    expect(checked.length / species.length).toBeGreaterThan(0.9);
+    // A species invasive here but not on a list the dataset covers is unknown, not "on none".
+    expect(bySlug.get('robinia-pseudoacacia')?.legal_status ?? null).toBeNull();
+  });
+
+  it('says in both languages where a species is invasive in Central Europe', () => {
+    const invasive = [
+      'robinia-pseudoacacia',
+      'elaeagnus-angustifolia',
+      'prunus-serotina',
+      'solidago-canadensis',
+      'acer-negundo',
+      'quercus-rubra',
+      'reynoutria-japonica',
+    ];
+    for (const slug of invasive) {
+      const r = bySlug.get(slug) as Rec;
+      expect(String(r.description), slug).toMatch(/invasive/i);
+      expect(String(r.description_de), slug).toMatch(/invasiv/i);
+    }
+  });
+});
