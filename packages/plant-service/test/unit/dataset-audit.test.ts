@@ -220,3 +220,149 @@ describe('starter dataset audit: legal status', () => {
     }
   });
 });
+
+const HAZARD_KINDS = ['toxic', 'phototoxic', 'irritant', 'lookalike'];
+const PARTS = [
+  'whole',
+  'root',
+  'bulb',
+  'tuber',
+  'stem',
+  'bark',
+  'leaf',
+  'flower',
+  'fruit',
+  'seed',
+  'sap',
+  'pollen',
+];
+const EDIBLE_PARTS = [...PARTS, 'shoot', 'pod', 'nut'];
+/** The hazard parts an edible part is made of: a shoot is young stem and leaf, a pod a fruit with its seeds. */
+const MADE_OF: Record<string, string[]> = {
+  shoot: ['stem', 'leaf'],
+  pod: ['fruit', 'seed'],
+  nut: ['seed', 'fruit'],
+};
+const hazards = (r: Rec): Rec[] => (Array.isArray(r.hazards) ? (r.hazards as Rec[]) : []);
+const edibleParts = (r: Rec): Rec[] => (Array.isArray(r.edible_parts) ? (r.edible_parts as Rec[]) : []);
+/** Whether a toxic hazard names this edible part (or the whole plant). */
+const poisons = (hazard: Rec, part: string) => {
+  const parts = hazard.parts as string[];
+  return (
+    parts.includes('whole') || parts.includes(part) || (MADE_OF[part] ?? []).some((p) => parts.includes(p))
+  );
+};
+const text = (v: unknown, max: number) => typeof v === 'string' && v.trim() !== '' && v.length <= max;
+
+describe('starter dataset audit: hazards and edible parts', () => {
+  it('tells which toxic parts an edible part is made of', () => {
+    const hazard = { kind: 'toxic', parts: ['leaf'] };
+    expect(poisons(hazard, 'shoot')).toBe(true);
+    expect(poisons(hazard, 'root')).toBe(false);
+    expect(poisons({ kind: 'toxic', parts: ['whole'] }, 'fruit')).toBe(true);
+  });
+
+  it('gives each hazard the agreed shape, in English and German, with an http(s) source', () => {
+    const bad: string[] = [];
+    for (const r of species) {
+      if (r.hazards === undefined || r.hazards === null) continue;
+      if (!Array.isArray(r.hazards)) bad.push(`${r.slug}: not a list`);
+      for (const h of hazards(r)) {
+        const extra = Object.keys(h).filter(
+          (k) => !['kind', 'parts', 'text_en', 'text_de', 'source'].includes(k),
+        );
+        const parts = h.parts;
+        if (
+          extra.length > 0 ||
+          !HAZARD_KINDS.includes(String(h.kind)) ||
+          !Array.isArray(parts) ||
+          parts.some((p) => !PARTS.includes(p as string)) ||
+          new Set(parts).size !== parts.length ||
+          (parts.length === 0 && h.kind !== 'lookalike') ||
+          !text(h.text_en, 500) ||
+          !text(h.text_de, 500) ||
+          !HTTP.test(String(h.source))
+        ) {
+          bad.push(`${r.slug}: ${JSON.stringify(h)}`);
+        }
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('gives each edible part the agreed shape, once per species, with a caution in both languages or none', () => {
+    const bad: string[] = [];
+    for (const r of species) {
+      if (r.edible_parts === undefined || r.edible_parts === null) continue;
+      const seen = new Set<string>();
+      for (const e of edibleParts(r)) {
+        const extra = Object.keys(e).filter((k) => !['part', 'caution_en', 'caution_de'].includes(k));
+        const en = e.caution_en ?? null;
+        const de = e.caution_de ?? null;
+        if (
+          extra.length > 0 ||
+          !EDIBLE_PARTS.includes(String(e.part)) ||
+          seen.has(String(e.part)) ||
+          (en === null) !== (de === null) ||
+          (en !== null && (!text(en, 300) || !text(de, 300)))
+        ) {
+          bad.push(`${r.slug}: ${JSON.stringify(e)}`);
+        }
+        seen.add(String(e.part));
+      }
+    }
+    expect(bad).toEqual([]);
+  });
+
+  it('cautions every edible part that a toxic hazard names', () => {
+    const uncautioned = species.flatMap((r) =>
+      edibleParts(r)
+        .filter((e) => hazards(r).some((h) => h.kind === 'toxic' && poisons(h, e.part as string)))
+        .filter((e) => typeof e.caution_en !== 'string')
+        .map((e) => `${r.slug}: ${e.part}`),
+    );
+    expect(uncautioned).toEqual([]);
+  });
+
+  it('says which parts are edible, and how, for eaten plants with a toxic hazard', () => {
+    const unsaid = species
+      .filter((r) => (r.edibility_rating as number) >= 2 && hazards(r).some((h) => h.kind === 'toxic'))
+      .filter((r) => edibleParts(r).length === 0)
+      .map((r) => r.slug);
+    expect(unsaid).toEqual([]);
+  });
+
+  it('warns of the hazards people meet when they eat or touch these plants', () => {
+    const expected: Record<string, string> = {
+      'heracleum-sphondylium': 'phototoxic',
+      'angelica-archangelica': 'phototoxic',
+      'pastinaca-sativa': 'phototoxic',
+      'ruta-graveolens': 'phototoxic',
+      'borago-officinalis': 'toxic',
+      'symphytum-officinale': 'toxic',
+      'phaseolus-coccineus': 'toxic',
+      'phaseolus-vulgaris': 'toxic',
+      'vicia-faba': 'toxic',
+      'acorus-calamus': 'toxic',
+      'prunus-serotina': 'toxic',
+      'sambucus-nigra': 'toxic',
+      'laburnum-anagyroides': 'toxic',
+      'taxus-baccata': 'toxic',
+      'digitalis-purpurea': 'toxic',
+      'allium-ursinum': 'lookalike',
+      'daucus-carota': 'lookalike',
+    };
+    const missing = Object.entries(expected)
+      .filter(([slug, kind]) => !hazards(bySlug.get(slug) as Rec).some((h) => h.kind === kind))
+      .map(([slug, kind]) => `${slug}: ${kind}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('recommends no protected species as food', () => {
+    const protectedFood = species
+      .filter((r) => carries(r, 'DE', 'protected'))
+      .filter((r) => (r.guild_role as string[]).includes('food'))
+      .map((r) => r.slug);
+    expect(protectedFood).toEqual([]);
+  });
+});
