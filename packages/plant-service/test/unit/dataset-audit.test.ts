@@ -366,3 +366,63 @@ describe('starter dataset audit: hazards and edible parts', () => {
     expect(protectedFood).toEqual([]);
   });
 });
+
+/**
+ * Families with symbiotic nitrogen fixers (legumes, and the actinorhizal plants with Frankia); outside
+ * them, and in the legume genera that form no nodules, a plant is known not to fix nitrogen.
+ */
+const FIXING_FAMILIES = [
+  'fabaceae',
+  'elaeagnaceae',
+  'myricaceae',
+  'casuarinaceae',
+  'coriariaceae',
+  'datiscaceae',
+];
+const FIXING_GENERA: Record<string, string[]> = {
+  betulaceae: ['Alnus'],
+  rhamnaceae: ['Ceanothus', 'Colletia', 'Discaria'],
+  rosaceae: ['Dryas', 'Purshia', 'Cercocarpus', 'Chamaebatia'],
+};
+const NON_NODULATING_LEGUMES = ['Cercis', 'Gleditsia', 'Gymnocladus', 'Ceratonia'];
+/** Conifers, ginkgo, horsetails and ferns have no flowers. */
+const FLOWERLESS = ['pinaceae', 'cupressaceae', 'taxaceae', 'ginkgoaceae', 'equisetaceae', 'onocleaceae'];
+const genusOf = (r: Rec) => (r.name_scientific as string).split(' ')[0] as string;
+const BOOLEANS = [
+  'nitrogen_fixer',
+  'dynamic_accumulator',
+  'attracts_pollinators',
+  'attracts_beneficial_insects',
+  'mulch_plant',
+  'allelopathic',
+  'heavy_metal_tolerance',
+  'waterlogging_tolerance',
+];
+
+describe('starter dataset audit: honest unknowns', () => {
+  it('says "no" only where a documented rule says the trait is absent', () => {
+    const unfounded: string[] = [];
+    for (const r of species) {
+      for (const flag of BOOLEANS) {
+        if (r[flag] !== false) continue;
+        const family = r.family as string;
+        const genus = genusOf(r);
+        const founded =
+          (flag === 'nitrogen_fixer' &&
+            ((!FIXING_FAMILIES.includes(family) && !(FIXING_GENERA[family] ?? []).includes(genus)) ||
+              NON_NODULATING_LEGUMES.includes(genus))) ||
+          // Wind- and self-pollinated plants and flowerless ones have no animal pollinators to attract.
+          (flag === 'attracts_pollinators' &&
+            (FLOWERLESS.includes(family) || ['wind', 'self'].includes(String(r.pollination_type))));
+        if (!founded) unfounded.push(`${r.slug}: ${flag}`);
+      }
+    }
+    expect(unfounded).toEqual([]);
+  });
+
+  it('records the chop-and-drop shrubs whose prunings the relations use as mulch', () => {
+    for (const slug of ['caragana-arborescens', 'elaeagnus-angustifolia']) {
+      expect(bySlug.get(slug)?.mulch_plant, slug).toBe(true);
+    }
+  });
+});
