@@ -426,3 +426,49 @@ describe('starter dataset audit: honest unknowns', () => {
     }
   });
 });
+
+/** The upper zone of a range (`4-9` → 9, `5b-8a` → 8, `7` → 7). */
+const upperZone = (range: string) => Number.parseInt(range.split('-').at(-1) as string, 10);
+/** Ranges run from the cold limit up to this zone at least: the dataset cites no heat limit. */
+const ZONE_CAP = 9;
+/** Trees and shrubs (hawthorn and hazel grow as either). */
+const WOODY_LAYERS = ['canopy', 'sub_canopy', 'shrub'];
+
+describe('starter dataset audit: hardiness', () => {
+  it('reads the upper zone of a range', () => {
+    expect(upperZone('4-9')).toBe(9);
+    expect(upperZone('5b-8a')).toBe(8);
+    expect(upperZone('10')).toBe(10);
+  });
+
+  it('ends no native Central European tree or shrub below zone 8', () => {
+    const trees = species.filter(
+      (r) => r.native_status === 'native' && WOODY_LAYERS.includes(r.plant_layer as string),
+    );
+    expect(trees.length).toBeGreaterThanOrEqual(100);
+    const short = trees
+      .filter((r) => typeof r.hardiness_zone_usda !== 'string' || upperZone(r.hardiness_zone_usda) < 8)
+      .map((r) => `${r.slug}: ${r.hardiness_zone_usda}`);
+    expect(short).toEqual([]);
+  });
+
+  it('gives a range no upper bound below the documented cap', () => {
+    const capped = species
+      .filter((r) => typeof r.hardiness_zone_usda === 'string')
+      .filter((r) => upperZone(r.hardiness_zone_usda as string) < ZONE_CAP)
+      .map((r) => `${r.slug}: ${r.hardiness_zone_usda}`);
+    expect(capped).toEqual([]);
+    expect(bySlug.get('tilia-tomentosa')?.hardiness_zone_usda).toBe('4-9');
+  });
+
+  it('gives frost-tender perennials grown as annuals no zone', () => {
+    for (const slug of [
+      'phaseolus-coccineus',
+      'solanum-tuberosum',
+      'solanum-lycopersicum',
+      'oxalis-tuberosa',
+    ]) {
+      expect(bySlug.get(slug)?.hardiness_zone_usda ?? null, slug).toBeNull();
+    }
+  });
+});
