@@ -472,3 +472,84 @@ describe('starter dataset audit: hardiness', () => {
     }
   });
 });
+
+const companions = read('companions');
+const pairName = (r: Rec) => `${r.species_a} / ${r.species_b}`;
+/** Journals, DOIs and research institutions whose pages can back a `scientific` relation. */
+const SCIENTIFIC_HOSTS = new Set([
+  'doi.org',
+  'eng-encyclopedie-pucerons.hub.inrae.fr',
+  'www7.inra.fr',
+  'bladmineerders.nl',
+  'cordis.europa.eu',
+  'tidcf.nrcan.gc.ca',
+  'publish.csiro.au',
+  'www.silvafennica.fi',
+  'agromixproject.eu',
+  'ouci.dntb.gov.ua',
+  'peeref.com',
+]);
+const ENCYCLOPEDIA_OR_BLOG = /wikipedia\.org|blogspot\.|wordpress\.|\/blog\b|blog\./;
+
+describe('starter dataset audit: relations', () => {
+  it('keeps at least 450 relations', () => {
+    expect(companions.length).toBeGreaterThanOrEqual(450);
+  });
+
+  it('cites an http(s) source for every relation', () => {
+    expect(companions.filter((r) => !HTTP.test(String(r.source_url))).map(pairName)).toEqual([]);
+  });
+
+  it('calls a relation scientific only with a journal or research institution as its source', () => {
+    const scientific = companions.filter((r) => r.evidence === 'scientific');
+    expect(scientific.filter((r) => ENCYCLOPEDIA_OR_BLOG.test(String(r.source_url))).map(pairName)).toEqual(
+      [],
+    );
+    expect(
+      scientific.filter((r) => !SCIENTIFIC_HOSTS.has(new URL(String(r.source_url)).hostname)).map(pairName),
+    ).toEqual([]);
+  });
+
+  it('labels lore as lore: a traditional relation says so in its mechanism', () => {
+    expect(
+      companions
+        .filter((r) => r.evidence === 'traditional')
+        .filter((r) => !/tradition|lore|observation|^Sources conflict/i.test(String(r.mechanism)))
+        .map(pairName),
+    ).toEqual([]);
+    expect(
+      companions
+        .filter((r) => String(r.source_url).endsWith('/wiki/List_of_companion_plants'))
+        .filter((r) => r.evidence !== 'traditional')
+        .map(pairName),
+    ).toEqual([]);
+  });
+
+  it('relates no plants merely for growing in the same hedge', () => {
+    expect(
+      companions
+        .filter((r) => r.relationship === 'beneficial' && /\bhedges?\b/i.test(String(r.mechanism)))
+        .map(pairName),
+    ).toEqual(['hippophae-rhamnoides / malus-domestica']);
+  });
+
+  it('does not claim that butternut makes as much juglone as black walnut', () => {
+    const butternut = companions.filter(
+      (r) => r.species_a === 'juglans-cinerea' || r.species_b === 'juglans-cinerea',
+    );
+    expect(butternut.length).toBeGreaterThanOrEqual(10);
+    expect(
+      butternut.filter((r) => /as much juglone|in quantity/.test(String(r.mechanism))).map(pairName),
+    ).toEqual([]);
+  });
+
+  it('says where the Three Sisters hold, and drops marigold against potato nematodes', () => {
+    const sisters = companions.filter((r) => String(r.source_url).includes('Three_Sisters'));
+    expect(sisters.length).toBeGreaterThanOrEqual(5);
+    for (const r of sisters) expect(String(r.mechanism), pairName(r)).toMatch(/of the Americas/);
+    const potatoMarigold = companions.filter(
+      (r) => [r.species_a, r.species_b].sort().join(' ') === 'solanum-tuberosum tagetes-patula',
+    );
+    expect(potatoMarigold).toEqual([]);
+  });
+});
