@@ -553,3 +553,75 @@ describe('starter dataset audit: relations', () => {
     expect(potatoMarigold).toEqual([]);
   });
 });
+
+const oneOf = (values: string[]) => (v: unknown) =>
+  v === undefined || v === null || values.includes(v as string);
+
+describe('starter dataset audit: planner fields', () => {
+  it('uses the agreed vocabularies and forms', () => {
+    const checks: [string, (v: unknown) => boolean][] = [
+      ['life_cycle', oneOf(['annual', 'biennial', 'perennial'])],
+      ['leaf_retention', oneOf(['deciduous', 'semi_evergreen', 'evergreen'])],
+      ['flower_sex', oneOf(['hermaphrodite', 'monoecious', 'dioecious', 'polygamous'])],
+      ['nutrient_demand', oneOf(['low', 'medium', 'high'])],
+      ['woody', (v) => v == null || typeof v === 'boolean'],
+      ['self_fertile', (v) => v == null || typeof v === 'boolean'],
+      ['height_m', (v) => v == null || (typeof v === 'number' && v > 0)],
+      ['width_m', (v) => v == null || (typeof v === 'number' && v > 0)],
+      [
+        'light',
+        (v) =>
+          v == null ||
+          (Array.isArray(v) &&
+            v.length > 0 &&
+            new Set(v).size === v.length &&
+            v.every((x) => ['full_sun', 'partial_shade', 'shade'].includes(x))),
+      ],
+      [
+        'flowering_months',
+        (v) =>
+          v == null ||
+          (Array.isArray(v) &&
+            v.every(
+              (m, i) => Number.isInteger(m) && m >= 1 && m <= 12 && (i === 0 || m > (v[i - 1] as number)),
+            )),
+      ],
+    ];
+    const bad = species.flatMap((r) =>
+      checks.filter(([field, ok]) => !ok(r[field])).map(([field]) => `${r.slug}: ${field}`),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps the facts consistent: leaves only on woody plants, no selfing where the sexes are apart', () => {
+    expect(species.filter((r) => r.leaf_retention != null && r.woody !== true).map((r) => r.slug)).toEqual(
+      [],
+    );
+    expect(
+      species.filter((r) => r.woody === true && r.life_cycle !== 'perennial').map((r) => r.slug),
+    ).toEqual([]);
+    expect(
+      species.filter((r) => r.flower_sex === 'dioecious' && r.self_fertile !== false).map((r) => r.slug),
+    ).toEqual([]);
+    // Trees are woody; a dioecious holly and a monoecious hazel, as every flora has them.
+    expect(bySlug.get('fagus-sylvatica')?.woody).toBe(true);
+    expect(bySlug.get('ilex-aquifolium')?.flower_sex).toBe('dioecious');
+    expect(bySlug.get('corylus-avellana')?.flower_sex).toBe('monoecious');
+    expect(bySlug.get('larix-decidua')?.leaf_retention).toBe('deciduous');
+  });
+
+  it('writes every hybrid with the multiplication sign', () => {
+    expect(species.filter((r) => / x /.test(r.name_scientific as string)).map((r) => r.slug)).toEqual([]);
+    expect(species.filter((r) => (r.name_scientific as string).includes('×')).length).toBeGreaterThanOrEqual(
+      9,
+    );
+  });
+
+  it('links GBIF species pages only with the backbone key they show', () => {
+    for (const r of species) {
+      const pages = (r.source_urls as string[]).filter((u) => /gbif\.org\/species\/\d+/.test(u));
+      for (const page of pages)
+        expect(page, String(r.slug)).toBe(`https://www.gbif.org/species/${r.biodiv_id}`);
+    }
+  });
+});
