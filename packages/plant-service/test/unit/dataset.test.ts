@@ -78,11 +78,21 @@ describe('starter dataset (data/)', () => {
       'ph_max',
     ];
     expect(offenders('species', (r) => fields.some((f) => r[f] === undefined || r[f] === null))).toEqual([]);
-    expect(offenders('species', (r) => typeof r.nitrogen_fixer !== 'boolean')).toEqual([]);
-    expect(offenders('species', (r) => typeof r.dynamic_accumulator !== 'boolean')).toEqual([]);
-    expect(offenders('species', (r) => !Array.isArray(r.guild_role) || r.guild_role.length === 0)).toEqual(
-      [],
-    );
+    expect(
+      offenders('species', (r) => r.nitrogen_fixer != null && typeof r.nitrogen_fixer !== 'boolean'),
+    ).toEqual([]);
+    // A species that may not be planted (EU Union list, Swiss ban) keeps no guild role: every role
+    // is a reason to plant it. Only such species, and protected ones whose one role was collecting
+    // them for food, have none.
+    const banned = (r: Rec) =>
+      Array.isArray(r.legal_status) &&
+      (r.legal_status as Rec[]).some(
+        (s) => s.kind === 'union_list_invasive' || (s.jurisdiction === 'CH' && s.kind !== 'protected'),
+      );
+    const legal = (r: Rec) => Array.isArray(r.legal_status) && r.legal_status.length > 0;
+    expect(offenders('species', (r) => !Array.isArray(r.guild_role))).toEqual([]);
+    expect(offenders('species', (r) => banned(r) && (r.guild_role as unknown[]).length > 0)).toEqual([]);
+    expect(offenders('species', (r) => !legal(r) && (r.guild_role as unknown[]).length === 0)).toEqual([]);
     expect(
       offenders(
         'species',
