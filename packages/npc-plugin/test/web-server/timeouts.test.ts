@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-const httpTimeouts = (_: number) => ({});
+import { httpTimeouts } from '../../src/web-server/web-server.js';
 
 import { basic, writeAccounts } from '../helpers/accounts.js';
 import { buildTestApp } from '../helpers/app.js';
