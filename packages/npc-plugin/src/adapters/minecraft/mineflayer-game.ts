@@ -15,11 +15,11 @@ import {
 import { withDeadline } from '../../shared/deadline.js';
 import { fromGamePitch, fromGameYaw } from './angles.js';
 import { playEmote } from './emotes.js';
-import { follow, moveTo, stopWalking } from './movement.js';
+import { follow, moveTo, stopWalking, walkOnlyMovements } from './movement.js';
 import { selfSnapshot, worldSnapshot } from './perception.js';
 import { until } from './until.js';
 
-const { pathfinder, Movements } = pathfinderModule;
+const { pathfinder } = pathfinderModule;
 
 export interface MinecraftOptions {
   host: string;
@@ -124,11 +124,7 @@ export class MineflayerGame implements GameAdapter {
       }),
     );
     if (ended !== null) throw new ActionError('disconnected', ended);
-    const movements = new Movements(bot);
-    // The NPC must not dig through or build on someone else's world to reach a goal.
-    movements.canDig = false;
-    movements.allow1by1towers = false;
-    bot.pathfinder.setMovements(movements);
+    bot.pathfinder.setMovements(walkOnlyMovements(bot));
     this.#connected = true;
     bot.on('chat', (username, message) => this.#chat(bot, username, message, false));
     bot.on('whisper', (username, message) => this.#chat(bot, username, message, true));
