@@ -46,6 +46,7 @@ export async function buildApp(options: {
       version: config.minecraft.version,
       username: config.minecraft.username,
       auth: config.minecraft.auth,
+      pickupItems: config.minecraft.pickupItems,
     });
   const metrics = new PrometheusMetrics();
   const npc = new Npc(

@@ -16,6 +16,7 @@ export interface Config {
     readonly version: string;
     readonly username: string;
     readonly auth: 'offline' | 'microsoft';
+    readonly pickupItems: boolean;
   };
   readonly http: {
     readonly host: string;
@@ -73,6 +74,7 @@ const EnvSchema = Type.Object({
   }),
   MC_USERNAME: Type.String({ pattern: USERNAME, default: 'NPC', expected: '3-16 letters, digits or _' }),
   MC_AUTH: envEnum(['offline', 'microsoft'], 'offline'),
+  NPC_PICKUP_ITEMS: Type.Boolean({ default: false }),
   NPC_HTTP_HOST: Type.String({ default: '127.0.0.1' }),
   // Unset: the web-server plugin's convention, the game port + 3.
   NPC_HTTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
@@ -160,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
       version: read.MC_VERSION,
       username: read.MC_USERNAME,
       auth: read.MC_AUTH,
+      pickupItems: read.NPC_PICKUP_ITEMS,
     },
     http: {
       host: read.NPC_HTTP_HOST,

@@ -16,6 +16,17 @@ interface SquidWorld {
 interface SquidWorldServer {
   overworld: SquidWorld;
   setBlock(world: SquidWorld, position: Vec3, stateId: number): Promise<void>;
+  spawnObject(
+    type: number,
+    world: SquidWorld,
+    position: Vec3,
+    options: { itemId: number; itemCount: number; pickupTime: number; deathTime: number },
+  ): void;
+  registry: { entitiesByName: Record<string, { id: number }> };
+  players: {
+    username: string;
+    _client: { on(event: 'window_click', listener: (click: { slot: number }) => void): void };
+  }[];
 }
 
 /**
@@ -85,4 +96,47 @@ describe('the NPC never builds to reach a goal', () => {
     expect(filled).toEqual([]);
     expect(carried()).toEqual([64, 64]);
   }, 60_000);
+
+  it('gives back what the server makes it pick up and keeps what it carried (NPC_PICKUP_ITEMS unset)', async () => {
+    const world = local.server as unknown as SquidWorldServer;
+    const dirt = bot.registry.itemsByName.dirt!.id;
+    const diamond = bot.registry.itemsByName.diamond!.id;
+    // flying-squid neither sends a dropped item's metadata nor carries out a throw from the
+    // inventory, so what is checked here is the protocol: after each pickup the NPC's client throws
+    // the item out of its inventory window (a click outside it, slot -999), which a vanilla or Paper
+    // server turns into a dropped item in front of it.
+    const thrown: number[] = [];
+    world.players
+      .find((player) => player.username === 'Mason')!
+      ._client.on('window_click', (click) => {
+        if (click.slot === -999) thrown.push(click.slot);
+      });
+    const collected: number[] = [];
+    bot.on('playerCollect', (collector) => {
+      if (collector === bot.entity) collected.push(Date.now());
+    });
+    for (const itemId of [dirt, diamond]) {
+      world.spawnObject(
+        world.registry.entitiesByName.item!.id,
+        world.overworld,
+        bot.entity.position.clone(),
+        {
+          itemId,
+          itemCount: 1,
+          pickupTime: 100,
+          deathTime: 60_000,
+        },
+      );
+      await eventually(
+        () => collected.length,
+        (n) => n === (itemId === dirt ? 1 : 2),
+      );
+    }
+    await eventually(
+      () => thrown.length,
+      (n) => n >= 2,
+    );
+    expect(bot.inventory.count(dirt, null)).toBe(64);
+    expect(bot.inventory.count(diamond, null)).toBe(0);
+  });
 });

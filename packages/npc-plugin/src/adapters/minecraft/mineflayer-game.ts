@@ -15,6 +15,7 @@ import {
 import { withDeadline } from '../../shared/deadline.js';
 import { fromGamePitch, fromGameYaw } from './angles.js';
 import { playEmote } from './emotes.js';
+import { returnPickedUpItems } from './item-pickup.js';
 import { follow, moveTo, stopWalking, walkOnlyMovements } from './movement.js';
 import { selfSnapshot, worldSnapshot } from './perception.js';
 import { until } from './until.js';
@@ -27,6 +28,8 @@ export interface MinecraftOptions {
   version: string;
   username: string;
   auth: 'offline' | 'microsoft';
+  /** Keep what the server makes it pick up; by default it gives it back (see item-pickup.ts). */
+  pickupItems?: boolean;
 }
 
 /** Minecraft's chat line limit. */
@@ -124,7 +127,8 @@ export class MineflayerGame implements GameAdapter {
       }),
     );
     if (ended !== null) throw new ActionError('disconnected', ended);
-    bot.pathfinder.setMovements(walkOnlyMovements(bot));
+    bot.pathfinder.setMovements(walkOnlyMovements(bot, { avoidItems: !this.options.pickupItems }));
+    if (!this.options.pickupItems) returnPickedUpItems(bot);
     this.#connected = true;
     bot.on('chat', (username, message) => this.#chat(bot, username, message, false));
     bot.on('whisper', (username, message) => this.#chat(bot, username, message, true));

@@ -15,9 +15,13 @@ const MAX_DROP = 3;
  * through walls, pillar up and bridge gaps with any dirt or cobblestone in the inventory (its
  * scaffolding list), and open gates. Parkour (sprint jumps over gaps) is off too: a missed jump
  * drops the NPC into whatever pit it tried to clear. Without those moves a goal across a gap is
- * reached the long way round, or is `no_path`.
+ * reached the long way round, or is `no_path`. With `avoidItems`, cells holding a dropped item cost as
+ * much as a long detour, so the NPC does not walk over what others dropped (it would pick it up).
  */
-export function walkOnlyMovements(bot: Bot): InstanceType<typeof Movements> {
+export function walkOnlyMovements(
+  bot: Bot,
+  options: { avoidItems: boolean },
+): InstanceType<typeof Movements> {
   const movements = new Movements(bot);
   movements.canDig = false;
   movements.allow1by1towers = false;
@@ -26,6 +30,7 @@ export function walkOnlyMovements(bot: Bot): InstanceType<typeof Movements> {
   movements.allowParkour = false;
   movements.dontCreateFlow = true;
   movements.maxDropDown = MAX_DROP;
+  if (options.avoidItems) movements.entitiesToAvoid.add('item');
   return movements;
 }
 
