@@ -68,6 +68,8 @@ export async function buildApp(options: {
     accounts,
     loginFailuresPerMinute: config.http.loginFailuresPerMinute,
     loginFailuresPerAddressPerMinute: config.http.loginFailuresPerAddressPerMinute,
+    loginFailuresPerAccountPerMinute: config.http.loginFailuresPerAccountPerMinute,
+    trustProxy: config.http.trustProxy,
     longestOperationMs: longestCommandMs(config.npc.connectTimeoutMs),
     logger,
     title: `${descriptor.name} HTTP interface`,

@@ -25,6 +25,9 @@ export interface WebServerOptions {
   accounts: AccountStore;
   loginFailuresPerMinute: number;
   loginFailuresPerAddressPerMinute: number;
+  loginFailuresPerAccountPerMinute: number;
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-For sets the client address. */
+  trustProxy: false | readonly string[];
   /** The longest a route may take to answer; the socket timeouts are set above it (see httpTimeouts). */
   longestOperationMs: number;
   logger: Logger;
@@ -69,6 +72,7 @@ export class WebServer {
       loggerInstance: options.logger,
       https: options.tls ? readTls(options.tls) : null,
       bodyLimit: 64 * 1024,
+      trustProxy: options.trustProxy === false ? false : [...options.trustProxy],
       requestTimeout: timeouts.requestMs,
       connectionTimeout: timeouts.idleMs,
       keepAliveTimeout: timeouts.keepAliveMs,
@@ -79,10 +83,11 @@ export class WebServer {
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as WebApp;
     app.server.headersTimeout = timeouts.headersMs;
 
-    const throttle = new LoginThrottle(
-      options.loginFailuresPerMinute,
-      options.loginFailuresPerAddressPerMinute,
-    );
+    const throttle = new LoginThrottle({
+      perName: options.loginFailuresPerMinute,
+      perAddress: options.loginFailuresPerAddressPerMinute,
+      perAccount: options.loginFailuresPerAccountPerMinute,
+    });
     app.addHook('onRequest', authenticator(options.accounts, throttle));
     app.setErrorHandler(errorHandler);
     app.setNotFoundHandler((request, reply) => {
@@ -126,6 +131,7 @@ export class WebServer {
 
   async close(): Promise<void> {
     await this.app.close();
+    await this.options.accounts.close();
   }
 }
 
