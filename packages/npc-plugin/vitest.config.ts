@@ -1,5 +1,6 @@
 import { defaultServerConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { NEWEST_SHARED_VERSION } from './test/helpers/versions.js';
 
 // Suites that start a Minecraft server, bots and child processes share 2 cores with other work: the
 // end-to-end files run one at a time, after the rest, so their timing checks do not race each other.
@@ -32,6 +33,20 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           fileParallelism: false,
           sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // The same end-to-end files once more on the newest version flying-squid and mineflayer share;
+        // the restart test plays no game and runs once.
+        extends: true,
+        test: {
+          ...shared,
+          name: `e2e-${NEWEST_SHARED_VERSION}`,
+          include: ['test/e2e/**/*.test.ts'],
+          exclude: ['test/e2e/restart-resume.test.ts'],
+          env: { NPC_TEST_MC_VERSION: NEWEST_SHARED_VERSION },
+          fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -74,8 +74,11 @@ const int = (minimum: number, maximum: number, defaultValue: number) =>
 const EnvSchema = Type.Object({
   MC_HOST: Type.String({ default: '127.0.0.1' }),
   MC_PORT: int(1, 65535, 25565),
+  // Only the shape here; which versions the game library supports is asked of it when the Minecraft
+  // adapter is built at start (adapters/minecraft/versions.ts), so a release like 26.1 is not refused
+  // by a pattern written for 1.x.
   MC_VERSION: Type.String({
-    pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$',
+    pattern: '^\\d{1,2}\\.\\d{1,2}(\\.\\d{1,2})?$',
     default: '1.20.4',
     expected: 'a version like 1.20.4',
   }),

@@ -5,7 +5,7 @@ import type { MineflayerGame } from '../../src/adapters/minecraft/mineflayer-gam
 import type { NpcApp } from '../../src/app.js';
 import { basic, writeAccounts } from '../helpers/accounts.js';
 import { buildTestApp } from '../helpers/app.js';
-import { eventually, startServer } from '../helpers/minecraft.js';
+import { eventually, startServer, VERSION } from '../helpers/minecraft.js';
 
 type Vec3 = Bot['entity']['position'];
 
@@ -54,6 +54,7 @@ describe('the NPC never builds to reach a goal', () => {
     app = await buildTestApp(accounts, { MC_PORT: String(local.port), MC_USERNAME: 'Mason' });
     expect((await call('POST', '/spawn')).status).toBe(200);
     bot = (app.game as MineflayerGame).bot!;
+    expect(bot.version).toBe(VERSION);
   });
 
   afterAll(async () => {

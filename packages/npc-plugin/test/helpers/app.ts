@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { fillDescriptorVersion, validateDescriptor } from '../../src/descriptor.js';
 import { loadAccounts } from '../../src/web-server/accounts.js';
 import { packageRoot } from './npc-process.js';
+import { VERSION } from './versions.js';
 
 /**
  * Builds the real app (web server, NPC plugin, Minecraft adapter) without listening and without
@@ -22,6 +23,7 @@ export async function buildTestApp(accountsFile: string, env: Record<string, str
     NPC_ACCOUNTS_FILE: accountsFile,
     NPC_HTTP_PORT: '0',
     NPC_AUTO_SPAWN: 'false',
+    MC_VERSION: VERSION,
     ...env,
   });
   const app = await buildApp({

@@ -12,6 +12,7 @@ import {
   type SelfSnapshot,
   type WorldSnapshot,
 } from '../../core/game.js';
+import { ConfigError } from '../../errors.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { fromGamePitch, fromGameYaw } from './angles.js';
 import { playEmote } from './emotes.js';
@@ -19,6 +20,7 @@ import { returnPickedUpItems } from './item-pickup.js';
 import { follow, moveTo, stopWalking, walkOnlyMovements } from './movement.js';
 import { selfSnapshot, worldSnapshot } from './perception.js';
 import { until } from './until.js';
+import { unsupportedVersion } from './versions.js';
 
 const { pathfinder } = pathfinderModule;
 
@@ -51,7 +53,11 @@ export class MineflayerGame implements GameAdapter {
   #connected = false;
   readonly #listeners = new Set<(event: GameEvent) => void>();
 
-  constructor(private readonly options: MinecraftOptions) {}
+  /** Throws a ConfigError naming MC_VERSION when mineflayer cannot play `options.version`. */
+  constructor(private readonly options: MinecraftOptions) {
+    const problem = unsupportedVersion(options.version);
+    if (problem) throw new ConfigError([`MC_VERSION: ${problem}`]);
+  }
 
   /** The live bot, for tests that need to look behind the adapter. */
   get bot(): Bot | null {
