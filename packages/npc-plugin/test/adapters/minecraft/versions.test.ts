@@ -8,7 +8,7 @@ import { ConfigError } from '../../../src/errors.js';
 import { writeAccounts } from '../../helpers/accounts.js';
 import { buildTestApp } from '../../helpers/app.js';
 import { packageRoot } from '../../helpers/npc-process.js';
-import { BASE_VERSION, NEWEST_SHARED_VERSION } from '../../helpers/versions.js';
+import { BASE_VERSION, FLYING_SQUID_BROKEN, NEWEST_SHARED_VERSION } from '../../helpers/versions.js';
 
 describe('MC_VERSION', () => {
   it('accepts every version mineflayer says it was tested with, current releases such as 26.1 included', () => {
@@ -37,9 +37,10 @@ describe('MC_VERSION', () => {
     expect(readme).toContain(`end-to-end suite runs on ${BASE_VERSION} and on ${NEWEST_SHARED_VERSION}`);
   });
 
-  it('runs the second end-to-end pass on the newest version both flying-squid and mineflayer were tested with', () => {
+  it('runs the second end-to-end pass on the newest version both libraries were tested with and flying-squid serves', () => {
     const squid = (flyingSquid as unknown as { testedVersions: string[] }).testedVersions;
     const shared = squid.filter((version) => MINEFLAYER_VERSIONS.tested.includes(version));
-    expect(NEWEST_SHARED_VERSION).toBe(shared.at(-1));
+    // When flying-squid or mineflayer moves on, this fails: try the new newest version and update.
+    expect(shared.slice(-3)).toEqual([NEWEST_SHARED_VERSION, ...FLYING_SQUID_BROKEN]);
   });
 });
