@@ -4,7 +4,7 @@ import type { Config } from './config.js';
 import type { GameAdapter } from './core/game.js';
 import type { LlmGateway } from './core/gateway/llm-gateway.js';
 import { OfflineGateway, OpenAiGateway } from './core/gateway/openai-gateway.js';
-import { Npc } from './core/npc.js';
+import { longestCommandMs, Npc } from './core/npc.js';
 import type { PluginDescriptor } from './descriptor.js';
 import { PrometheusMetrics } from './metrics.js';
 import { npcRoutes } from './routes/index.js';
@@ -46,6 +46,7 @@ export async function buildApp(options: {
       version: config.minecraft.version,
       username: config.minecraft.username,
       auth: config.minecraft.auth,
+      pickupItems: config.minecraft.pickupItems,
     });
   const metrics = new PrometheusMetrics();
   const npc = new Npc(
@@ -67,6 +68,9 @@ export async function buildApp(options: {
     accounts,
     loginFailuresPerMinute: config.http.loginFailuresPerMinute,
     loginFailuresPerAddressPerMinute: config.http.loginFailuresPerAddressPerMinute,
+    loginFailuresPerAccountPerMinute: config.http.loginFailuresPerAccountPerMinute,
+    trustProxy: config.http.trustProxy,
+    longestOperationMs: longestCommandMs(config.npc.connectTimeoutMs),
     logger,
     title: `${descriptor.name} HTTP interface`,
     version: descriptor.version,

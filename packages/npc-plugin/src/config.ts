@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError, type Env, envEnum, readEnv } from '@plants/common/env';
 import { Type } from 'typebox';
 import { TOOL_NAMES, type ToolName } from './core/tools/tool-schemas.js';
@@ -16,6 +17,7 @@ export interface Config {
     readonly version: string;
     readonly username: string;
     readonly auth: 'offline' | 'microsoft';
+    readonly pickupItems: boolean;
   };
   readonly http: {
     readonly host: string;
@@ -24,6 +26,12 @@ export interface Config {
     readonly tls: { readonly cert: string; readonly key: string } | null;
     readonly loginFailuresPerMinute: number;
     readonly loginFailuresPerAddressPerMinute: number;
+    readonly loginFailuresPerAccountPerMinute: number;
+    /**
+     * Whose X-Forwarded-For is believed, in Fastify's `trustProxy` terms: false = nobody's (the
+     * socket's address is the client), a list = proxies at these addresses or ranges.
+     */
+    readonly trustProxy: false | readonly string[];
   };
   readonly llm: {
     readonly baseUrl: string | null;
@@ -72,13 +80,17 @@ const int = (minimum: number, maximum: number, defaultValue: number) =>
 const EnvSchema = Type.Object({
   MC_HOST: Type.String({ default: '127.0.0.1' }),
   MC_PORT: int(1, 65535, 25565),
+  // Only the shape here; which versions the game library supports is asked of it when the Minecraft
+  // adapter is built at start (adapters/minecraft/versions.ts), so a release like 26.1 is not refused
+  // by a pattern written for 1.x.
   MC_VERSION: Type.String({
-    pattern: '^1\\.\\d{1,2}(\\.\\d{1,2})?$',
+    pattern: '^\\d{1,2}\\.\\d{1,2}(\\.\\d{1,2})?$',
     default: '1.20.4',
     expected: 'a version like 1.20.4',
   }),
   MC_USERNAME: Type.String({ pattern: USERNAME, default: 'NPC', expected: '3-16 letters, digits or _' }),
   MC_AUTH: envEnum(['offline', 'microsoft'], 'offline'),
+  NPC_PICKUP_ITEMS: Type.Boolean({ default: false }),
   NPC_HTTP_HOST: Type.String({ default: '127.0.0.1' }),
   // Unset: the web-server plugin's convention, the game port + 3.
   NPC_HTTP_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
@@ -87,6 +99,9 @@ const EnvSchema = Type.Object({
   NPC_TLS_KEY: Type.Optional(Type.String()),
   NPC_LOGIN_FAILURES_PER_MINUTE: int(1, 10_000, 5),
   NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: int(1, 100_000, 30),
+  NPC_LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE: int(1, 100_000, 20),
+  // Read by trustProxy() below: a list of proxy addresses.
+  NPC_TRUST_PROXY: Type.Optional(Type.String()),
   LLM_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^/]', expected: 'an http(s) URL' })),
   LLM_MODEL: Type.String({ default: 'gpt-4o-mini' }),
   LLM_API_KEY: Type.Optional(Type.String()),
@@ -143,6 +158,12 @@ export function loadConfig(env: Env = process.env): Config {
       'NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE: must not be smaller than NPC_LOGIN_FAILURES_PER_MINUTE',
     );
   }
+  if (read.NPC_LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE < read.NPC_LOGIN_FAILURES_PER_MINUTE) {
+    problems.push(
+      'NPC_LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE: must not be smaller than NPC_LOGIN_FAILURES_PER_MINUTE',
+    );
+  }
+  const proxy = trustProxy(read.NPC_TRUST_PROXY, problems);
   if (read.LLM_BASE_URL !== undefined && !URL.canParse(read.LLM_BASE_URL)) {
     problems.push(
       `LLM_BASE_URL: ${JSON.stringify(read.LLM_BASE_URL)} is not valid (expected an http(s) URL)`,
@@ -175,6 +196,7 @@ export function loadConfig(env: Env = process.env): Config {
       version: read.MC_VERSION,
       username: read.MC_USERNAME,
       auth: read.MC_AUTH,
+      pickupItems: read.NPC_PICKUP_ITEMS,
     },
     http: {
       host: read.NPC_HTTP_HOST,
@@ -183,6 +205,8 @@ export function loadConfig(env: Env = process.env): Config {
       tls: cert !== null && key !== null ? { cert, key } : null,
       loginFailuresPerMinute: read.NPC_LOGIN_FAILURES_PER_MINUTE,
       loginFailuresPerAddressPerMinute: read.NPC_LOGIN_FAILURES_PER_ADDRESS_PER_MINUTE,
+      loginFailuresPerAccountPerMinute: read.NPC_LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE,
+      trustProxy: proxy,
     },
     llm: {
       baseUrl: read.LLM_BASE_URL?.replace(/\/+$/, '') ?? null,
@@ -221,6 +245,40 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: read.LOG_LEVEL,
   };
   return deepFreeze(config);
+}
+
+/** Names proxy-addr (Fastify's trustProxy) gives to address ranges. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * `NPC_TRUST_PROXY`: unset or empty trusts no proxy; otherwise a comma list of proxy addresses, CIDR
+ * ranges or proxy-addr's range names. A hop count is refused: it believes whatever a client that
+ * reaches the port directly writes into X-Forwarded-For (Fastify 5 no longer honours one either).
+ */
+function trustProxy(value: string | undefined, problems: string[]): false | string[] {
+  const text = value?.trim() ?? '';
+  if (text === '') return false;
+  if (/^\d+$/.test(text)) {
+    problems.push(
+      `NPC_TRUST_PROXY: ${text} looks like a hop count, which would believe any client's X-Forwarded-For; list the proxies' addresses (e.g. 127.0.0.1 or 10.0.0.0/8)`,
+    );
+    return false;
+  }
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const family = isIP(address);
+    const prefixOk =
+      prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 6 ? 128 : 32));
+    if (PROXY_RANGES.includes(entry) || (family !== 0 && prefixOk && rest.length === 0)) continue;
+    problems.push(
+      `NPC_TRUST_PROXY: ${JSON.stringify(entry)} is not an address, a CIDR range or one of ${PROXY_RANGES.join(', ')}`,
+    );
+  }
+  return entries;
 }
 
 function deepFreeze<T>(value: T): T {

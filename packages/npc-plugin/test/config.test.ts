@@ -11,6 +11,7 @@ describe('configuration from the environment', () => {
       version: '1.20.4',
       username: 'NPC',
       auth: 'offline',
+      pickupItems: false,
     });
     expect(config.http).toMatchObject({
       host: '127.0.0.1',
@@ -18,6 +19,8 @@ describe('configuration from the environment', () => {
       tls: null,
       loginFailuresPerMinute: 5,
       loginFailuresPerAddressPerMinute: 30,
+      loginFailuresPerAccountPerMinute: 20,
+      trustProxy: false,
     });
     expect(config.llm).toMatchObject({ baseUrl: null, apiKey: null, timeoutMs: 20_000, maxRetries: 2 });
     expect(config.npc).toMatchObject({

@@ -39,7 +39,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<strin
     `Created account "${username}" in ${file}`,
     `  permissions: ${permissions.join(', ') || '(none)'}${groups.length ? `; groups: ${groups.join(', ')}` : ''}`,
     `  password: ${password}`,
-    'The password is shown only now; the file keeps a bcrypt hash.',
+    'The password is shown only now; the file keeps a PBKDF2 hash.',
   ].join('\n');
 }
 

@@ -8,7 +8,16 @@ export interface ConnectionOptions {
   minDelayMs: number;
   maxDelayMs: number;
   connectTimeoutMs: number;
+  /** A connection lost sooner than this after joining counts as a failed attempt (default 30 s). */
+  stableAfterMs?: number;
 }
+
+/**
+ * How long a connection must last before it counts as a success for the backoff: a server that kicks
+ * right after the join (a ban, a full server, an anti-bot plugin) is then retried with growing delays,
+ * not about once a second.
+ */
+export const STABLE_AFTER_MS = 30_000;
 
 /** What `/status` shows about the game connection while the NPC is away. */
 export interface ConnectionStatus {
@@ -37,11 +46,15 @@ interface Logger {
 
 /**
  * Keeps the NPC in the world once it is wanted there: connects, and after a kick, an error or a server
- * restart goes offline and retries with exponential backoff until it is back.
+ * restart goes offline and retries with exponential backoff until it is back. The backoff grows with
+ * failed attempts and with connections lost within `stableAfterMs` of joining, and starts again from
+ * the shortest delay once a connection has lasted that long.
  */
 export class ConnectionSupervisor {
   #wanted = false;
   #attempts = 0;
+  /** Failed attempts and quick drops in a row: what the backoff grows with. */
+  #failures = 0;
   #timer: NodeJS.Timeout | null = null;
   #nextAttemptAt: number | null = null;
   #attempt: Promise<void> | null = null;
@@ -131,6 +144,7 @@ export class ConnectionSupervisor {
       },
       (error: unknown) => {
         this.#attempt = null;
+        this.#failures += 1;
         this.#lastError = (error as Error).message;
         this.machine.setConnectionState('offline');
         this.log.warn({ err: error, attempt }, 'could not join the game');
@@ -144,6 +158,9 @@ export class ConnectionSupervisor {
   }
 
   #lost(reason: string): void {
+    const lasted = Date.now() - (this.#connectedSince ?? Date.now());
+    if (lasted < (this.options.stableAfterMs ?? STABLE_AFTER_MS)) this.#failures += 1;
+    else this.#failures = 0;
     this.#connectedSince = null;
     this.#lastDisconnect = { reason, at: Date.now() };
     this.machine.setConnectionState('offline');
@@ -155,7 +172,7 @@ export class ConnectionSupervisor {
   #schedule(): void {
     if (!this.#wanted || this.#shutdown.signal.aborted) return;
     this.#clearTimer();
-    const delay = backoffDelay(this.#attempts + 1, {
+    const delay = backoffDelay(this.#failures + 1, {
       firstMs: this.options.minDelayMs,
       maxMs: this.options.maxDelayMs,
     });

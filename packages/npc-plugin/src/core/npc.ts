@@ -105,6 +105,11 @@ export interface NpcWorld extends WorldSnapshot {
 const TELEPORT_WAIT_MS = 3000;
 /** Time a `/spawn` may take to join or respawn. */
 const RESPAWN_TIMEOUT_MS = 10_000;
+
+/** The longest an HTTP command takes to answer: `/spawn` joining (or respawning), then the teleport wait. */
+export function longestCommandMs(connectTimeoutMs: number): number {
+  return Math.max(connectTimeoutMs, RESPAWN_TIMEOUT_MS) + TELEPORT_WAIT_MS;
+}
 /** How often the players within the chat radius are checked for the `player` events. */
 const NEARBY_POLL_MS = 500;
 

@@ -1,7 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { EVENT_BUFFER_SIZE, type EventHub, type StoredEvent } from '../core/events/event-hub.js';
+import {
+  EVENT_BUFFER_SIZE,
+  EVENT_ID_PATTERN,
+  type EventHub,
+  type Resume,
+  type StoredEvent,
+} from '../core/events/event-hub.js';
 import { commonErrors, ErrorBody } from './schemas.js';
 
 /** A comment line keeps proxies and clients from closing a quiet stream. */
@@ -14,13 +20,19 @@ export const MAX_UNREAD_BYTES = 1024 * 1024;
 
 export const EventsHeaders = Type.Object({
   'last-event-id': Type.Optional(
-    Type.String({ pattern: '^[0-9]{1,15}$', description: 'Resume after this event id' }),
+    Type.String({ pattern: EVENT_ID_PATTERN, description: 'Resume after this event id' }),
   ),
 });
 
 /** One Server-Sent Events frame: id, event name, and the data as one JSON line. */
 export function frame(event: StoredEvent): string {
   return `id: ${event.id}\nevent: ${event.kind}\ndata: ${JSON.stringify(event.data)}\n\n`;
+}
+
+/** The frame that tells a resuming client to drop what it knows, before the events that follow. */
+export function resetFrame(reset: NonNullable<Resume['reset']>, lastEventId: string): string {
+  const data = { reason: reset.reason, last_event_id: lastEventId, at: new Date().toISOString() };
+  return `id: ${reset.id}\nevent: reset\ndata: ${JSON.stringify(data)}\n\n`;
 }
 
 export const eventsRoute =
@@ -42,9 +54,14 @@ export const eventsRoute =
             'text/event-stream. Event names: chat {player, message, distance, whisper}, reply {player (null for POST /chat), lines, whisper}, ' +
             'state {from, to}, goal {id, kind, target, status, error} (when it starts and when it ends), player {name, ' +
             'status: joined | left} (the chat radius), connection {status: connecting | connected | disconnected | failed, ' +
-            'attempt, reason}; every data object also has `at` (ISO 8601). Ids increase by one from 1 at process start. ' +
-            `Send Last-Event-ID to get the missed events still in the buffer (the last ${EVENT_BUFFER_SIZE}); an id newer ` +
-            `than any event (the NPC restarted) gets the whole buffer. A ": heartbeat" comment comes every ` +
+            'attempt, reason}; every data object also has `at` (ISO 8601). An id is `<boot epoch>-<sequence>`: the epoch ' +
+            'names the NPC process (its start time, base 36), the sequence increases by one per event from 1; treat ids as ' +
+            `opaque. Send Last-Event-ID to get the missed events still in the buffer (the last ${EVENT_BUFFER_SIZE}). When ` +
+            'the stream cannot continue where the client left off, a reset event {reason, last_event_id} comes first: ' +
+            'reason "restarted" for an id of another process (the NPC restarted; a bare number from a version without ' +
+            'epochs counts as one) or one this process never gave, "expired" when events after it fell out of the buffer; ' +
+            'the whole buffer follows, and the reset carries the id just before it. A client should drop its view of ' +
+            `the NPC on reset. A ": heartbeat" comment comes every ` +
             `${HEARTBEAT_MS / 1000} s. A client that leaves more than ${MAX_UNREAD_BYTES} bytes unread is disconnected.`,
           tags: ['npc'],
           security: [{ basic: [] }],
@@ -61,7 +78,7 @@ export const eventsRoute =
       },
       async (request, reply) => {
         const header = request.headers['last-event-id'];
-        const backlog = events.since(header === undefined ? null : Number(header));
+        const { reset, events: backlog } = events.resume(header ?? null);
         reply.hijack();
         const raw = reply.raw;
         request.raw.socket.setTimeout(0);
@@ -88,6 +105,7 @@ export const eventsRoute =
           clearInterval(heartbeat);
         });
         send(': connected\n\n');
+        if (reset && header !== undefined) send(resetFrame(reset, header));
         for (const event of backlog) send(frame(event));
       },
     );

@@ -283,7 +283,15 @@ export const WorldReply = Type.Object({
 export const commonErrors = {
   401: { ...ErrorBody, description: 'No or wrong credentials (WWW-Authenticate: Basic)' },
   403: { ...ErrorBody, description: 'Credentials without this endpoint permission node' },
-  429: { ...ErrorBody, description: 'Too many failed logins from this address (Retry-After)' },
+  429: {
+    ...ErrorBody,
+    description:
+      'Too many failed logins for this name from this address, from this address, or for this account (Retry-After)',
+  },
+  503: {
+    ...ErrorBody,
+    description: 'Too many logins are waiting for their password check (Retry-After)',
+  },
 };
 
 export const HealthReply = Type.Object({

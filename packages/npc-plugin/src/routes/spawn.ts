@@ -29,7 +29,11 @@ export const spawnRoute =
             400: ErrorBody,
             ...commonErrors,
             409: ErrorBody,
-            503: { ...ErrorBody, description: 'The game server could not be joined' },
+            503: {
+              ...ErrorBody,
+              description:
+                'The game server could not be joined within NPC_CONNECT_TIMEOUT_MS, or too many logins are waiting for their password check (Retry-After)',
+            },
           },
         },
       },

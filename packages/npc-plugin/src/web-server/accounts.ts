@@ -1,9 +1,10 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import bcrypt from 'bcryptjs';
 import { type Static, Type } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { ConfigError } from '../errors.js';
+import { PasswordCheck } from './password-check.js';
+import { hashPassword, PBKDF2_HASH, PBKDF2_ITERATIONS, unmatchableHash } from './password-hash.js';
 import { grants, PERMISSION_PATTERN } from './permissions.js';
 
 /** The group whose nodes apply to requests without credentials (empty by default). */
@@ -12,7 +13,13 @@ export const ANONYMOUS_GROUP = 'anonymous';
 const Node = Type.String({ pattern: PERMISSION_PATTERN });
 const Name = Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' });
 
-/** The accounts file (`NPC_ACCOUNTS_FILE`): service accounts with bcrypt hashes, groups of nodes. */
+/** bcrypt, as files written before PBKDF2 hold (and `htpasswd -B` writes). */
+const BCRYPT_HASH = '\\$2[aby]\\$\\d{2}\\$[./A-Za-z0-9]{53}';
+
+/**
+ * The accounts file (`NPC_ACCOUNTS_FILE`): service accounts with password hashes (PBKDF2 for new
+ * accounts, bcrypt still accepted), groups of nodes.
+ */
 export const AccountsFileSchema = Type.Object(
   {
     groups: Type.Record(Type.String({ pattern: '^[A-Za-z0-9_.-]{1,64}$' }), Type.Array(Node)),
@@ -20,7 +27,7 @@ export const AccountsFileSchema = Type.Object(
       Type.Object(
         {
           username: Name,
-          password_hash: Type.String({ pattern: '^\\$2[aby]\\$\\d{2}\\$[./A-Za-z0-9]{53}$' }),
+          password_hash: Type.String({ pattern: `^(${PBKDF2_HASH}|${BCRYPT_HASH})$` }),
           groups: Type.Array(Name),
           permissions: Type.Array(Node),
         },
@@ -39,10 +46,8 @@ export interface Principal {
   nodes: readonly string[];
 }
 
-/** How long a verified password is remembered, so bcrypt does not run on every request. */
+/** How long a verified password is remembered, so the hash does not run on every request. */
 const VERIFIED_TTL_MS = 5 * 60_000;
-/** A hash to compare against for unknown users, so a miss costs as much time as a wrong password. */
-const DUMMY_HASH = bcrypt.hashSync('not a password', 10);
 
 /** Validated, in-memory accounts; reload by restarting the process. */
 export class AccountStore {
@@ -50,6 +55,9 @@ export class AccountStore {
   readonly #groups: Map<string, readonly string[]>;
   readonly #verified = new Map<string, { digest: Buffer; expires: number }>();
   readonly #cacheKey = randomBytes(32);
+  readonly #check = new PasswordCheck();
+  /** What an unknown username is checked against, so a miss costs as much time as a wrong password. */
+  readonly #unknown = unmatchableHash();
 
   constructor(file: AccountsFile) {
     this.#accounts = new Map(file.accounts.map((account) => [account.username, account]));
@@ -73,10 +81,16 @@ export class AccountStore {
     if (account && cached && cached.expires > Date.now() && timingSafeEqual(cached.digest, digest)) {
       return this.#principal(account);
     }
-    const ok = await bcrypt.compare(password, account?.password_hash ?? DUMMY_HASH);
+    const hash = account?.password_hash ?? this.#unknown;
+    const ok = await this.#check.compare(password, hash);
     if (!account || !ok) return null;
     this.#verified.set(username, { digest, expires: Date.now() + VERIFIED_TTL_MS });
     return this.#principal(account);
+  }
+
+  /** Stops the password-check thread. */
+  close(): Promise<void> {
+    return this.#check.close();
   }
 
   #principal(account: AccountsFile['accounts'][number]): Principal {
@@ -131,8 +145,8 @@ export interface NewAccount {
   username: string;
   groups: readonly string[];
   permissions: readonly string[];
-  /** bcrypt cost; 10 by default (tests use less). */
-  cost?: number;
+  /** PBKDF2 iterations; PBKDF2_ITERATIONS by default (tests use fewer). */
+  iterations?: number;
 }
 
 /**
@@ -163,7 +177,7 @@ export async function createAccount(file: string, account: NewAccount): Promise<
       ...current.accounts,
       {
         username: account.username,
-        password_hash: await bcrypt.hash(password, account.cost ?? 10),
+        password_hash: await hashPassword(password, account.iterations ?? PBKDF2_ITERATIONS),
         groups: [...account.groups],
         permissions: [...account.permissions],
       },

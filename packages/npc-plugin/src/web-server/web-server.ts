@@ -25,6 +25,11 @@ export interface WebServerOptions {
   accounts: AccountStore;
   loginFailuresPerMinute: number;
   loginFailuresPerAddressPerMinute: number;
+  loginFailuresPerAccountPerMinute: number;
+  /** Fastify's `trustProxy`: which proxies' X-Forwarded-For sets the client address. */
+  trustProxy: false | readonly string[];
+  /** The longest a route may take to answer; the socket timeouts are set above it (see httpTimeouts). */
+  longestOperationMs: number;
   logger: Logger;
   /** Title and version of the OpenAPI document. */
   title: string;
@@ -62,23 +67,27 @@ export class WebServer {
   }
 
   static async create(options: WebServerOptions): Promise<WebServer> {
+    const timeouts = httpTimeouts(options.longestOperationMs);
     const app = Fastify({
       loggerInstance: options.logger,
       https: options.tls ? readTls(options.tls) : null,
       bodyLimit: 64 * 1024,
-      // Client-facing timeouts: a slow or idle client must not hold a socket forever.
-      requestTimeout: 30_000,
-      connectionTimeout: 30_000,
+      trustProxy: options.trustProxy === false ? false : [...options.trustProxy],
+      requestTimeout: timeouts.requestMs,
+      connectionTimeout: timeouts.idleMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
       // Unknown fields are rejected (400 naming them) rather than silently dropped, and values are
       // never coerced: JSON null is not 0 and "5" is not 5. Query strings are text by nature; the
       // routes that take a number there convert it themselves.
       ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } },
     }).withTypeProvider<TypeBoxTypeProvider>() as unknown as WebApp;
+    app.server.headersTimeout = timeouts.headersMs;
 
-    const throttle = new LoginThrottle(
-      options.loginFailuresPerMinute,
-      options.loginFailuresPerAddressPerMinute,
-    );
+    const throttle = new LoginThrottle({
+      perName: options.loginFailuresPerMinute,
+      perAddress: options.loginFailuresPerAddressPerMinute,
+      perAccount: options.loginFailuresPerAccountPerMinute,
+    });
     app.addHook('onRequest', authenticator(options.accounts, throttle));
     app.setErrorHandler(errorHandler);
     app.setNotFoundHandler((request, reply) => {
@@ -122,7 +131,33 @@ export class WebServer {
 
   async close(): Promise<void> {
     await this.app.close();
+    await this.options.accounts.close();
   }
+}
+
+/** Slack between the longest operation and the socket timeouts, so the route always answers first. */
+const TIMEOUT_MARGIN_MS = 10_000;
+
+/**
+ * The web server's client-facing timeouts: a slow or idle client must not hold a socket forever, yet
+ * no timeout may cut a route that is still working on its answer.
+ * - `idleMs` (the socket's inactivity timeout) is the only one Node applies while a handler runs, so it
+ *   sits above the longest operation: otherwise a `/spawn` still waiting for the game ends in a reset
+ *   socket instead of its 503.
+ * - `requestMs` bounds receiving a whole request (headers and body); it is set to the same value.
+ * - `headersMs` bounds receiving the headers only; Node stops it once they are in, so it stays short
+ *   against clients that trickle headers.
+ * - `keepAliveMs` is the wait for the next request on an idle connection, between operations; it is
+ *   above the 60 s idle timeout common to reverse proxies, so the proxy, not the NPC, closes first.
+ */
+export function httpTimeouts(longestOperationMs: number): {
+  idleMs: number;
+  requestMs: number;
+  headersMs: number;
+  keepAliveMs: number;
+} {
+  const idleMs = longestOperationMs + TIMEOUT_MARGIN_MS;
+  return { idleMs, requestMs: idleMs, headersMs: 15_000, keepAliveMs: 72_000 };
 }
 
 function readTls(tls: { cert: string; key: string }): { cert: Buffer; key: Buffer } {

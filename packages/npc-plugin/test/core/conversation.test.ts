@@ -190,7 +190,7 @@ describe('conversation', () => {
     game.chat('Alice', 'follow me');
     await lastSaid(1);
     const mine = events.slice(from);
-    const ids = mine.map((e) => e.id);
+    const ids = mine.map((e) => e.seq);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
     const kinds = mine.map((e) => `${e.kind}:${String(e.data.status ?? e.data.to ?? e.data.player ?? '')}`);
     const order = ['chat:Alice', 'state:talking', 'state:following', 'goal:active', 'reply:Alice'];

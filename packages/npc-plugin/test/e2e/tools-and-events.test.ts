@@ -165,7 +165,7 @@ describe('NPC tools, events and budgets end to end', () => {
     }
     const chat = events.frames.find((f) => f.event === 'chat')!;
     expect(chat.data).toMatchObject({ player: 'Alice', message: 'follow me', whisper: false });
-    const ids = events.frames.map((f) => f.id);
+    const ids = events.frames.map((f) => f.seq);
     expect(ids).toEqual(ids.map((_, i) => ids[0]! + i));
   });
 
@@ -210,7 +210,8 @@ describe('NPC tools, events and budgets end to end', () => {
     await one;
     await eventually(() => first.frames.some((f) => f.event === 'reply'), Boolean);
     await first.close();
-    const lastId = first.lastId;
+    const lastId = first.lastId!;
+    const lastSeq = first.frames.at(-1)!.seq;
 
     gateway.next({ reply: 'Two.' });
     const two = npcSays(alice, 'Two.');
@@ -219,7 +220,7 @@ describe('NPC tools, events and budgets end to end', () => {
     const resumed = await EventStream.open(`${npc.url}/events`, authorization, lastId);
     await eventually(() => resumed.frames.some((f) => f.event === 'reply'), Boolean);
     await resumed.close();
-    expect(resumed.frames[0]!.id).toBe(lastId + 1);
+    expect(resumed.frames[0]!.seq).toBe(lastSeq + 1);
     expect(resumed.frames.find((f) => f.event === 'chat')!.data.message).toBe('say two');
     expect(resumed.frames.find((f) => f.event === 'reply')!.data.lines).toEqual(['Two.']);
   });

@@ -1,7 +1,7 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import bcrypt from 'bcryptjs';
+import { hashPassword } from '../../src/web-server/password-hash.js';
 
 export interface TestAccount {
   username: string;
@@ -10,7 +10,7 @@ export interface TestAccount {
   groups?: string[];
 }
 
-/** Writes an accounts file with cheap bcrypt hashes (cost 4) and returns its path. */
+/** Writes an accounts file with cheap PBKDF2 hashes (1000 iterations) and returns its path. */
 export async function writeAccounts(
   accounts: TestAccount[],
   groups: Record<string, string[]> = { anonymous: [] },
@@ -19,12 +19,14 @@ export async function writeAccounts(
   const file = join(dir, 'accounts.json');
   const body = {
     groups,
-    accounts: accounts.map((account) => ({
-      username: account.username,
-      password_hash: bcrypt.hashSync(account.password, 4),
-      groups: account.groups ?? [],
-      permissions: account.permissions ?? [],
-    })),
+    accounts: await Promise.all(
+      accounts.map(async (account) => ({
+        username: account.username,
+        password_hash: await hashPassword(account.password, 1000),
+        groups: account.groups ?? [],
+        permissions: account.permissions ?? [],
+      })),
+    ),
   };
   await writeFile(file, JSON.stringify(body));
   return file;

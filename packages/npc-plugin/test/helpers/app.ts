@@ -7,6 +7,7 @@ import { fillDescriptorVersion, validateDescriptor } from '../../src/descriptor.
 import { loadAccounts } from '../../src/web-server/accounts.js';
 import { checkResponses } from './contract.js';
 import { packageRoot } from './npc-process.js';
+import { VERSION } from './versions.js';
 
 /**
  * Builds the real app (web server, NPC plugin, Minecraft adapter) without listening and without
@@ -24,6 +25,7 @@ export async function buildTestApp(accountsFile: string, env: Record<string, str
     NPC_ACCOUNTS_FILE: accountsFile,
     NPC_HTTP_PORT: '0',
     NPC_AUTO_SPAWN: 'false',
+    MC_VERSION: VERSION,
     ...env,
   });
   const app = await buildApp({

@@ -1,5 +1,8 @@
 export interface EventFrame {
-  id: number;
+  /** The id as sent, `<boot epoch>-<sequence>`. */
+  id: string;
+  /** The sequence part of the id. */
+  seq: number;
   event: string;
   data: Record<string, unknown>;
 }
@@ -10,18 +13,19 @@ export class EventStream {
   readonly #controller = new AbortController();
   #done: Promise<void> = Promise.resolve();
 
-  static async open(url: string, authorization: string, lastEventId?: number): Promise<EventStream> {
+  static async open(url: string, authorization: string, lastEventId?: string): Promise<EventStream> {
     const stream = new EventStream();
     const headers: Record<string, string> = { authorization };
-    if (lastEventId !== undefined) headers['last-event-id'] = String(lastEventId);
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     const response = await fetch(url, { headers, signal: stream.#controller.signal });
     if (response.status !== 200) throw new Error(`event stream answered ${response.status}`);
     stream.#done = stream.#read(response).catch(() => undefined);
     return stream;
   }
 
-  get lastId(): number {
-    return this.frames.at(-1)?.id ?? 0;
+  /** The id a client would send to resume: the last one received. */
+  get lastId(): string | undefined {
+    return this.frames.at(-1)?.id;
   }
 
   close(): Promise<void> {
@@ -43,7 +47,12 @@ export class EventStream {
             .split('\n')
             .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
         );
-        this.frames.push({ id: Number(fields.id), event: fields.event!, data: JSON.parse(fields.data!) });
+        this.frames.push({
+          id: fields.id!,
+          seq: Number(fields.id!.slice(fields.id!.lastIndexOf('-') + 1)),
+          event: fields.event!,
+          data: JSON.parse(fields.data!),
+        });
       }
     }
   }

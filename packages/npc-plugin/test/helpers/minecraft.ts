@@ -4,7 +4,9 @@ import {
   startLocalServer,
 } from '../../src/adapters/minecraft/local-server/local-server.js';
 
-export const VERSION = '1.20.4';
+import { VERSION } from './versions.js';
+
+export { NEWEST_SHARED_VERSION, VERSION } from './versions.js';
 
 export function startServer(port = 0, version = VERSION): Promise<LocalServer> {
   return startLocalServer({ port, version });

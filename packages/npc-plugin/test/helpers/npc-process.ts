@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { fillDescriptorVersion } from '../../src/descriptor.js';
 import { contractViolation } from './contract.js';
+import { VERSION } from './versions.js';
 
 export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -53,7 +54,7 @@ export async function startNpcProcess(env: Record<string, string>): Promise<NpcP
   ) as Record<string, string>;
   const child: ChildProcess = spawn(process.execPath, [...startFlags(), 'src/main.ts'], {
     cwd: packageRoot,
-    env: { ...clean, NPC_HTTP_PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...clean, NPC_HTTP_PORT: '0', LOG_LEVEL: 'info', MC_VERSION: VERSION, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // A test worker that dies must not leave the NPC running.

@@ -9,7 +9,8 @@ import { buildTestApp } from '../helpers/app.js';
 import { eventually } from '../helpers/minecraft.js';
 
 interface Frame {
-  id: number;
+  id: string;
+  seq: number;
   event: string;
   data: Record<string, unknown>;
 }
@@ -38,7 +39,12 @@ async function readEvents(response: Response, count: number, comments: string[] 
           .split('\n')
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
-      frames.push({ id: Number(fields.id), event: fields.event!, data: JSON.parse(fields.data!) });
+      frames.push({
+        id: fields.id!,
+        seq: Number(fields.id!.slice(fields.id!.lastIndexOf('-') + 1)),
+        event: fields.event!,
+        data: JSON.parse(fields.data!),
+      });
     }
   }
   await reader.cancel();
@@ -71,7 +77,8 @@ describe('GET /npc/events', () => {
     app.npc.events.publish('reply', { player: 'Alice', lines: ['hello'], whisper: false });
     const first = await readEvents(response, 2);
     expect(first.map((f) => f.event)).toEqual(['chat', 'reply']);
-    expect(first[1]!.id).toBe(first[0]!.id + 1);
+    expect(first[1]!.seq).toBe(first[0]!.seq + 1);
+    expect(first[0]!.id).toBe(`${app.npc.events.epoch}-${first[0]!.seq}`);
     expect(first[0]!.data).toMatchObject({ player: 'Alice', message: 'hi', at: expect.stringMatching(/Z$/) });
 
     // While nobody listens, two more happen; a reconnect with the last id gets exactly those.
@@ -82,13 +89,29 @@ describe('GET /npc/events', () => {
     app.npc.events.publish('state', { from: 'idle', to: 'talking' });
     app.npc.events.publish('state', { from: 'talking', to: 'idle' });
     const resumed = await fetch(`${base}/events`, {
-      headers: { authorization, 'last-event-id': String(first[1]!.id) },
+      headers: { authorization, 'last-event-id': first[1]!.id },
     });
     const missed = await readEvents(resumed, 2);
-    expect(missed.map((f) => [f.id, f.data.to])).toEqual([
-      [first[1]!.id + 1, 'talking'],
-      [first[1]!.id + 2, 'idle'],
+    expect(missed.map((f) => [f.seq, f.data.to])).toEqual([
+      [first[1]!.seq + 1, 'talking'],
+      [first[1]!.seq + 2, 'idle'],
     ]);
+  });
+
+  it('sends a reset first to a client resuming with an id of an earlier process, then the whole buffer', async () => {
+    const buffered = app.npc.events.resume('0-0').events;
+    for (const earlier of ['zzzzzzz-3', '17']) {
+      const response = await fetch(`${base}/events`, {
+        headers: { authorization, 'last-event-id': earlier },
+      });
+      const frames = await readEvents(response, 1 + buffered.length);
+      expect(frames[0]).toMatchObject({
+        event: 'reset',
+        id: `${app.npc.events.epoch}-${buffered[0]!.seq - 1}`,
+        data: { reason: 'restarted', last_event_id: earlier },
+      });
+      expect(frames.slice(1).map((f) => f.id)).toEqual(buffered.map((event) => event.id));
+    }
   });
 
   it('needs npc.web.events and refuses a malformed Last-Event-ID naming it', async () => {
@@ -96,6 +119,31 @@ describe('GET /npc/events', () => {
     const bad = await fetch(`${base}/events`, { headers: { authorization, 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { field: string }).field).toBe('last-event-id');
+  });
+});
+
+describe('EventHub.resume', () => {
+  it('continues after an id of this process and resets for others or for events gone from the buffer', () => {
+    const hub = new EventHub(3, 'boot1');
+    for (let i = 0; i < 5; i++) hub.publish('state', { from: 'idle', to: `s${i}` });
+    const ids = (resume: ReturnType<EventHub['resume']>) => resume.events.map((event) => event.id);
+    expect(hub.resume(null)).toEqual({ reset: null, events: [] });
+    expect(hub.resume('boot1-3')).toMatchObject({ reset: null });
+    expect(ids(hub.resume('boot1-3'))).toEqual(['boot1-4', 'boot1-5']);
+    expect(ids(hub.resume('boot1-5'))).toEqual([]);
+    // Event 2 fell out of the three-event buffer: what came after boot1-1 cannot all be sent.
+    expect(hub.resume('boot1-1')).toMatchObject({ reset: { reason: 'expired', id: 'boot1-2' } });
+    expect(ids(hub.resume('boot1-1'))).toEqual(['boot1-3', 'boot1-4', 'boot1-5']);
+    expect(hub.resume('boot1-2')).toMatchObject({ reset: null });
+    for (const other of ['boot0-4', '4', 'boot1-9']) {
+      expect(hub.resume(other)).toMatchObject({ reset: { reason: 'restarted', id: 'boot1-2' } });
+      expect(ids(hub.resume(other))).toEqual(['boot1-3', 'boot1-4', 'boot1-5']);
+    }
+    // A restarted process with nothing to tell yet: the reset names the id before its first event.
+    expect(new EventHub(3, 'boot2').resume('boot1-5')).toEqual({
+      reset: { reason: 'restarted', id: 'boot2-0' },
+      events: [],
+    });
   });
 });
 

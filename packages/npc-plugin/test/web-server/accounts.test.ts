@@ -17,13 +17,13 @@ describe('accounts file', () => {
       username: 'ops',
       groups: [],
       permissions: ['npc.web.*'],
-      cost: 4,
+      iterations: 1000,
     });
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     const stored = JSON.parse(await readFile(file, 'utf8'));
     expect(stored.groups).toEqual({ anonymous: [] });
-    expect(stored.accounts[0].password_hash).toMatch(/^\$2[aby]\$04\$/);
+    expect(stored.accounts[0].password_hash).toMatch(/^\$pbkdf2-sha256\$i=1000\$/);
     expect(JSON.stringify(stored)).not.toContain(password);
     const store = await loadAccounts(file);
     expect(await store.verify('ops', password)).toEqual({ username: 'ops', nodes: ['npc.web.*'] });
@@ -36,12 +36,12 @@ describe('accounts file', () => {
 
   it('refuses a duplicate username and an unknown group', async () => {
     const file = await tempFile();
-    await createAccount(file, { username: 'a', groups: [], permissions: [], cost: 4 });
+    await createAccount(file, { username: 'a', groups: [], permissions: [], iterations: 1000 });
     await expect(
-      createAccount(file, { username: 'a', groups: [], permissions: [], cost: 4 }),
+      createAccount(file, { username: 'a', groups: [], permissions: [], iterations: 1000 }),
     ).rejects.toThrow(/already exists/);
     await expect(
-      createAccount(file, { username: 'b', groups: ['admins'], permissions: [], cost: 4 }),
+      createAccount(file, { username: 'b', groups: ['admins'], permissions: [], iterations: 1000 }),
     ).rejects.toThrow(/unknown group admins/);
   });
 
@@ -51,7 +51,12 @@ describe('accounts file', () => {
       file,
       JSON.stringify({ groups: { anonymous: ['npc.web.status'], ops: ['npc.web.move'] }, accounts: [] }),
     );
-    const password = await createAccount(file, { username: 'g', groups: ['ops'], permissions: [], cost: 4 });
+    const password = await createAccount(file, {
+      username: 'g',
+      groups: ['ops'],
+      permissions: [],
+      iterations: 1000,
+    });
     const store = await loadAccounts(file);
     expect((await store.verify('g', password))?.nodes).toEqual(
       expect.arrayContaining(['npc.web.move', 'npc.web.status']),

@@ -12,14 +12,17 @@ import {
   type SelfSnapshot,
   type WorldSnapshot,
 } from '../../core/game.js';
+import { ConfigError } from '../../errors.js';
 import { withDeadline } from '../../shared/deadline.js';
 import { fromGamePitch, fromGameYaw } from './angles.js';
 import { playEmote } from './emotes.js';
-import { follow, moveTo, stopWalking } from './movement.js';
+import { returnPickedUpItems } from './item-pickup.js';
+import { follow, moveTo, stopWalking, walkOnlyMovements } from './movement.js';
 import { selfSnapshot, worldSnapshot } from './perception.js';
 import { until } from './until.js';
+import { unsupportedVersion } from './versions.js';
 
-const { pathfinder, Movements } = pathfinderModule;
+const { pathfinder } = pathfinderModule;
 
 export interface MinecraftOptions {
   host: string;
@@ -27,6 +30,8 @@ export interface MinecraftOptions {
   version: string;
   username: string;
   auth: 'offline' | 'microsoft';
+  /** Keep what the server makes it pick up; by default it gives it back (see item-pickup.ts). */
+  pickupItems?: boolean;
 }
 
 /** Minecraft's chat line limit. */
@@ -48,7 +53,11 @@ export class MineflayerGame implements GameAdapter {
   #connected = false;
   readonly #listeners = new Set<(event: GameEvent) => void>();
 
-  constructor(private readonly options: MinecraftOptions) {}
+  /** Throws a ConfigError naming MC_VERSION when mineflayer cannot play `options.version`. */
+  constructor(private readonly options: MinecraftOptions) {
+    const problem = unsupportedVersion(options.version);
+    if (problem) throw new ConfigError([`MC_VERSION: ${problem}`]);
+  }
 
   /** The live bot, for tests that need to look behind the adapter. */
   get bot(): Bot | null {
@@ -129,11 +138,8 @@ export class MineflayerGame implements GameAdapter {
       }),
     );
     if (ended !== null) throw new ActionError('disconnected', ended);
-    const movements = new Movements(bot);
-    // The NPC must not dig through or build on someone else's world to reach a goal.
-    movements.canDig = false;
-    movements.allow1by1towers = false;
-    bot.pathfinder.setMovements(movements);
+    bot.pathfinder.setMovements(walkOnlyMovements(bot, { avoidItems: !this.options.pickupItems }));
+    if (!this.options.pickupItems) returnPickedUpItems(bot);
     this.#connected = true;
     // Only the player-chat packet says who spoke: mineflayer's `chat` and `whisper` events guess the
     // speaker from rendered text, which any broadcast, bridge or plugin message can imitate.

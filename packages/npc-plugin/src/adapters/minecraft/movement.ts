@@ -4,7 +4,35 @@ import type { Entity } from 'prismarine-entity';
 import { ActionError, type MoveOptions, type Position } from '../../core/game.js';
 import { until } from './until.js';
 
-const { goals } = pathfinderModule;
+const { goals, Movements } = pathfinderModule;
+
+/** The highest drop the pathfinder may take: three blocks is the most a fall does no damage. */
+const MAX_DROP = 3;
+
+/**
+ * The pathfinder's moves for an NPC on someone else's world: it walks, climbs ladders, swims and
+ * drops a little, and never changes a block to get somewhere. The library would otherwise dig
+ * through walls, pillar up and bridge gaps with any dirt or cobblestone in the inventory (its
+ * scaffolding list), and open gates. Parkour (sprint jumps over gaps) is off too: a missed jump
+ * drops the NPC into whatever pit it tried to clear. Without those moves a goal across a gap is
+ * reached the long way round, or is `no_path`. With `avoidItems`, cells holding a dropped item cost as
+ * much as a long detour, so the NPC does not walk over what others dropped (it would pick it up).
+ */
+export function walkOnlyMovements(
+  bot: Bot,
+  options: { avoidItems: boolean },
+): InstanceType<typeof Movements> {
+  const movements = new Movements(bot);
+  movements.canDig = false;
+  movements.allow1by1towers = false;
+  movements.scafoldingBlocks = [];
+  movements.canOpenDoors = false;
+  movements.allowParkour = false;
+  movements.dontCreateFlow = true;
+  movements.maxDropDown = MAX_DROP;
+  if (options.avoidItems) movements.entitiesToAvoid.add('item');
+  return movements;
+}
 
 /** How often progress is reported while walking. */
 const PROGRESS_INTERVAL_MS = 250;
