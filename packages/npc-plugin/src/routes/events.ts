@@ -54,7 +54,7 @@ export const eventsRoute =
             'text/event-stream. Event names: chat {player, message, distance, whisper}, reply {player (null for POST /chat), lines, whisper}, ' +
             'state {from, to}, goal {id, kind, target, status, error} (when it starts and when it ends), player {name, ' +
             'status: joined | left} (the chat radius), connection {status: connecting | connected | disconnected | failed, ' +
-            'attempt, reason}; every data object also has `at` (ISO 8601). An id is `<boot epoch>-<sequence>`: the epoch ' +
+            'attempt, reason}, chat_dropped {lines, whisper_to, reason: backlog_full} (reply lines the chat rate governor could not queue); every data object also has `at` (ISO 8601). An id is `<boot epoch>-<sequence>`: the epoch ' +
             'names the NPC process (its start time, base 36), the sequence increases by one per event from 1; treat ids as ' +
             `opaque. Send Last-Event-ID to get the missed events still in the buffer (the last ${EVENT_BUFFER_SIZE}). When ` +
             'the stream cannot continue where the client left off, a reset event {reason, last_event_id} comes first: ' +
