@@ -13,7 +13,6 @@ import { buildApp } from './app.js';
 import { startSessionPurge } from './auth/session-purge.js';
 import { ConfigError, loadConfig } from './config.js';
 import { loadStarterDataIfEmpty } from './dataset/starter.js';
-import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { databaseUnreachable } from './db/constraints.js';
 import { migrate } from './db/migrate.js';
@@ -66,17 +65,11 @@ async function main(): Promise<void> {
   }
   log.info({ backend: store.kind }, 'image store');
 
-  const changeFeed = config.databaseUrl
-    ? await postgresChangeFeed(config.databaseUrl, log).catch((error: unknown) => {
-        throw databaseStartupError(error, config);
-      })
-    : localChangeFeed();
   let starting = true;
   const app = await buildApp({
     config,
     database,
     store,
-    changeFeed,
     logger: { level: config.logLevel },
     startingUp: () => starting,
   });
@@ -92,7 +85,6 @@ async function main(): Promise<void> {
     stopSweep?.();
     stopStatistics();
     await app.close();
-    await changeFeed.close();
     await store.close();
     await devIdp?.close();
     await database.close();
@@ -105,7 +97,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     stopStatistics();
-    await Promise.allSettled([app.close(), changeFeed.close(), store.close(), devIdp?.close()]);
+    await Promise.allSettled([app.close(), store.close(), devIdp?.close()]);
     await database.close().catch(() => {});
     throw listenStartupError(error, config);
   }
@@ -135,18 +127,12 @@ async function main(): Promise<void> {
   if (config.demoData && database.kind === 'pglite') {
     try {
       const loaded = await loadStarterDataIfEmpty(database);
-      if (loaded) {
-        // Written beside the HTTP routes: anything read before it must be read again.
-        changeFeed.changed();
-        log.info(loaded, 'empty embedded database: starter dataset loaded');
-      }
+      if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
     } catch (error) {
       throw databaseStartupError(error, config);
     }
   }
   starting = false;
-  // The first searches and lists would otherwise wait on the database while the indexes build.
-  app.warmIndexes();
   stopPurge = startSessionPurge(database, config, app.log);
   const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
   stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);

@@ -217,26 +217,6 @@ describe('metrics', () => {
     }
   });
 
-  it('counts the builds of the in-memory indexes once they are warmed, with their duration', async () => {
-    const builds = (index: string) => `plants_index_builds_total{index="${index}"}`;
-    const before = await scrape();
-    t.app.warmIndexes();
-    for (let tries = 0; ; tries++) {
-      const now = await scrape();
-      const built = ['species_list', 'cultivar_list', 'search'].every(
-        (index) => (now.get(builds(index)) ?? 0) > (before.get(builds(index)) ?? 0),
-      );
-      if (built) {
-        expect(now.get('plants_index_build_seconds{index="search"}')).toBeGreaterThan(0);
-        expect(now.get('plants_index_build_seconds{index="species_list"}')).toBeGreaterThan(0);
-        expect(now.get('plants_index_build_seconds{index="cultivar_list"}')).toBeGreaterThan(0);
-        break;
-      }
-      expect(tries, 'indexes not built').toBeLessThan(200);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  });
-
   it('is not served with METRICS_ENABLED=false', async () => {
     const off = await createTestApp({ METRICS_ENABLED: 'false' });
     try {
