@@ -12,6 +12,8 @@ import pg from 'pg';
 import type { Database } from './client.js';
 
 export const CHANGE_CHANNEL = 'plant_data_changed';
+/** How the LISTEN connection names itself (pg_stat_activity.application_name). */
+export const LISTENER_NAME = 'plant-service change feed';
 /** Reconnecting the LISTEN connection: a quarter second at first, at most ten seconds apart. */
 const RECONNECT: Backoff = { firstMs: 250, maxMs: 10_000 };
 
@@ -92,7 +94,7 @@ export async function postgresChangeFeed(url: string, log: Logger): Promise<Chan
   let failures = 0;
 
   async function connect(): Promise<void> {
-    const client = new pg.Client({ connectionString: url });
+    const client = new pg.Client({ connectionString: url, application_name: LISTENER_NAME });
     client.on('notification', () => v.bump());
     const lost = (error?: Error) => {
       if (listener !== client) return;

@@ -92,7 +92,10 @@ describe('response cache', () => {
     const url = `/api/v1/families/${family.slug}`;
     await t.app.inject({ url });
     expect((await t.app.inject({ url })).headers['x-cache']).toBe('HIT');
-    await t.database.db.update(families).set({ name_de: 'Rosengewächse (SQL)' }).where(eq(families.id, family.id));
+    await t.database.db
+      .update(families)
+      .set({ name_de: 'Rosengewächse (SQL)' })
+      .where(eq(families.id, family.id));
     const after = await t.app.inject({ url });
     expect(after.headers['x-cache']).toBe('MISS');
     expect(after.json().name_de).toBe('Rosengewächse (SQL)');
