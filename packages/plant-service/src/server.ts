@@ -3,7 +3,8 @@
  * and only then (with the port held) PostgreSQL's migrations and the starter dataset on an empty
  * embedded database; until those are done, requests other than /health get a 503. PostgreSQL
  * unreachable at start is not fatal: it is logged once and retried with backoff until it answers.
- * Closes cleanly on SIGINT/SIGTERM. Every fatal start-up problem is one log line naming its cause
+ * On SIGINT/SIGTERM it stops accepting, answers the requests in flight, and only then closes the
+ * database. Every fatal start-up problem is one log line naming its cause
  * and the variable to fix (see startup-errors.ts).
  */
 import path from 'node:path';
@@ -84,6 +85,8 @@ async function main(): Promise<void> {
     stopPurge?.();
     stopSweep?.();
     stopStatistics();
+    // Closing the app stops accepting and waits for the requests in flight, which still need the
+    // database; it is closed last.
     await app.close();
     await store.close();
     await devIdp?.close();
