@@ -66,7 +66,6 @@ describe('rows and records', () => {
         'hardiness_min',
         'hardiness_max',
         'guild_score',
-        'json_text',
       ];
       const columns = Object.keys(getTableColumns(table)).filter((c) => !derived.includes(c));
       expect(columns.sort()).toEqual(Object.keys(schema.properties).sort());

@@ -34,7 +34,7 @@ export const searchRoutes =
             'left of `limit`:\n\n' +
             '1. **Names, word prefixes** (rank 3–4): every whitespace-separated term starts a word of a name ' +
             '(AND; "toma sola" finds Solanum lycopersicum, "Karotte" finds Daucus carota when it is one of its ' +
-            `\`other_names\`). Of all name words, the first ${thousands(NAME_WORDS)}, in alphabetical ` +
+            `\`other_names\`). Of all name words, the first ${thousands(NAME_WORDS)} words, in alphabetical ` +
             '(byte) order, that the longest term starts are checked against all terms, so a very common ' +
             'prefix answers as fast as a rare one; type more letters to narrow it. A record whose names match ' +
             'only beyond those words is not found by this group, nor by the next two, which leave out ' +
