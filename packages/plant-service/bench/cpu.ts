@@ -24,14 +24,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { withDatabase } from '../test/helpers/postgres-admin.js';
 import { makeDataset } from './generate.js';
-import {
-  freePort,
-  startChild,
-  startCommand as startCommandOf,
-  stopChild,
-  waitFor,
-  waitForIndexes,
-} from './measure.js';
+import { freePort, startChild, startCommand as startCommandOf, stopChild, waitFor } from './measure.js';
 import { plannerScenarios, type Request } from './planner-requests.js';
 import { realisticScenarios } from './realistic.js';
 
@@ -178,9 +171,7 @@ async function startService(label: string, dir: string): Promise<Service> {
     [...startCommand.flags, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [])],
   );
   const base = `http://127.0.0.1:${port}`;
-  await waitFor(`${base}/health`);
-  // The indexes are built in the background after start; building them is not a request's cost.
-  await waitForIndexes(base);
+  await waitFor(`${base}/ready`);
   return { label, pid: child.pid as number, base, stop: () => stopChild(child), next: scenarios() };
 }
 

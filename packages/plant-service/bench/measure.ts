@@ -49,36 +49,34 @@ export async function waitFor(url: string, timeoutMs = 600_000): Promise<void> {
   }
 }
 
-/**
- * Waits until the service has built its in-memory indexes (it starts them once the database is
- * ready), so a run measures the service as it runs after start-up, not its first seconds; returns
- * each index's build time in seconds, from /metrics. The indexes are those the service's own help
- * text for the build counter names, so an older build being compared is waited for as it is.
- */
-export async function waitForIndexes(base: string, timeoutMs = 600_000): Promise<Record<string, number>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await (await fetch(`${base}/metrics`)).text();
-    const help = text.match(/^# HELP plants_index_builds_total .*\(([^)]*)\)/m)?.[1];
-    if (help === undefined) throw new Error(`${base}: /metrics names no in-memory indexes`);
-    const indexes = help.split(',').map((name) => name.trim());
-    const seconds = Object.fromEntries(
-      indexes.map((index) => {
-        const line = text.match(new RegExp(`^plants_index_build_seconds\\{index="${index}"\\} (\\S+)$`, 'm'));
-        return [index, line ? Number(line[1]) : Number.NaN];
-      }),
-    );
-    if (Object.values(seconds).every((v) => !Number.isNaN(v))) return seconds;
-    if (Date.now() > deadline) throw new Error(`${base}: indexes not built in time`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+/** The resident set size of a process now, in MB, from /proc (Linux); 0 once it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's RSS every 100 ms until stopped; returns the peak in MB. */
+export function rssPeak(pid: number): { stop(): number } {
+  let peak = rssMb(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid));
+  }, 100);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, rssMb(pid));
+    },
+  };
 }
 
 /** Peak resident set size of a process while `during` runs, from /proc (Linux). */

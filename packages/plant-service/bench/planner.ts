@@ -28,7 +28,6 @@ import {
   startCommand as startCommandOf,
   stopChild,
   waitFor,
-  waitForIndexes,
   writeSection,
 } from './measure.js';
 import { PLANNER_REQUESTS, plannerScenarios, type Request } from './planner-requests.js';
@@ -131,8 +130,7 @@ async function benchService(label: string, env: Record<string, string>) {
   const base = `http://127.0.0.1:${port}`;
   const results: Record<string, LoadResult & { load: string }> = {};
   try {
-    await waitFor(`${base}/health`);
-    await waitForIndexes(base);
+    await waitFor(`${base}/ready`);
     for (const [name, requests] of Object.entries(scenarios)) {
       await load(base, requests.slice(N / 2), 5);
       const loadBefore = os.loadavg()[0] as number;

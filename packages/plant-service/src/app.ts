@@ -9,9 +9,8 @@ import { csrfOriginCheck } from './auth/csrf.js';
 import { authGuard } from './auth/guard.js';
 import { createOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
-import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
+import { type ChangeFeed, changeFeedFor } from './db/change-feed.js';
 import type { Database } from './db/client.js';
-import { orderByArrival } from './http/arrival-order.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -37,20 +36,10 @@ export interface AppDeps {
   logger?: boolean | object;
   /** The image store; by default the one STORAGE_BACKEND names, closed with the app. */
   store?: ObjectStore;
-  /** Announces data changes to the response cache; by default local to this process. */
+  /** The database's announcements of changes (db/change-feed.ts); by default one of the app's own, closed with it. */
   changeFeed?: ChangeFeed;
   /** While this answers true (the database or starter dataset is not ready), requests other than /health get a 503. */
   startingUp?: () => boolean;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Starts building the in-memory indexes (species lists, search) now rather than on the first
-     * request that needs each; for once the database is migrated and loaded.
-     */
-    warmIndexes(): void;
-  }
 }
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -60,7 +49,7 @@ export async function buildApp({
   database,
   logger = false,
   store,
-  changeFeed = localChangeFeed(),
+  changeFeed,
   startingUp,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
@@ -91,17 +80,24 @@ export async function buildApp({
       });
     });
   }
-  // The embedded database runs one statement at a time: a request's statements keep its place in line.
-  if (database.kind === 'pglite') orderByArrival(app);
   const metrics = createMetrics(database);
   app.decorate('metrics', metrics);
   metrics.install(app);
 
   for (const schema of [ErrorBody, DeletedBody, ...sharedSchemas]) app.addSchema(schema);
   await registerSecurity(app, config.auth);
-  // The cache before compression: its onSend hook must see (and hash) the uncompressed body.
-  await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
+  const feed = changeFeed ?? (await changeFeedFor(database, app.log));
+  if (!changeFeed) app.addHook('onClose', () => feed.close());
+  // The cache's ETag hook sees (and hashes) the uncompressed body; what it keeps is what was sent.
+  const cache = responseCache({
+    feed,
+    maxBytes: config.responseCacheBytes,
+    maxAgeSeconds: config.httpMaxAgeSeconds,
+    metrics,
+  });
+  await app.register(cache.lookup);
   await registerCompression(app);
+  await app.register(cache.keep);
   await registerOpenApi(app);
   if (config.metricsEnabled) metrics.serve(app);
   await app.register(cookie);
@@ -111,17 +107,11 @@ export async function buildApp({
 
   const imageStore = store ?? (await createObjectStore(config.storage.store));
   if (!store) app.addHook('onClose', () => imageStore.close());
-  const resources = await registerResources(
-    app,
-    database,
-    {
-      store: imageStore,
-      imageMaxBytes: config.storage.imageMaxBytes,
-      onResize: metrics.resize,
-    },
-    changeFeed,
-  );
-  app.decorate('warmIndexes', resources.warmIndexes);
+  await registerResources(app, database, {
+    store: imageStore,
+    imageMaxBytes: config.storage.imageMaxBytes,
+    onResize: metrics.resize,
+  });
   await registerWebPages(app);
   return app;
 }

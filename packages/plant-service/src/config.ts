@@ -24,6 +24,7 @@ const EnvSchema = Type.Object({
   SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
+  HTTP_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 0 }),
   METRICS_ENABLED: Type.Boolean({ default: true }),
   ...AuthEnv,
   ...StorageEnv,
@@ -47,6 +48,8 @@ export interface Config {
   readonly trustProxy: boolean;
   /** Bytes of public GET responses kept in memory (0: no response cache). */
   readonly responseCacheBytes: number;
+  /** How long caches in front (a CDN, a reverse proxy) may reuse a public GET without asking (0: always ask). */
+  readonly httpMaxAgeSeconds: number;
   /** Serve Prometheus metrics at GET /metrics on the service port. */
   readonly metricsEnabled: boolean;
   /** OIDC login, public URL and origins, roles, rate limits, dev provider (auth/auth-config.ts). */
@@ -86,6 +89,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionMaxMs: parsed.SESSION_MAX_DAYS * DAY_MS,
     trustProxy: parsed.TRUST_PROXY,
     responseCacheBytes: parsed.RESPONSE_CACHE_MB * 1024 * 1024,
+    httpMaxAgeSeconds: parsed.HTTP_MAX_AGE_SECONDS,
     metricsEnabled: parsed.METRICS_ENABLED,
     auth,
     storage,

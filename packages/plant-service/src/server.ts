@@ -3,7 +3,8 @@
  * and only then (with the port held) PostgreSQL's migrations and the starter dataset on an empty
  * embedded database; until those are done, requests other than /health get a 503. PostgreSQL
  * unreachable at start is not fatal: it is logged once and retried with backoff until it answers.
- * Closes cleanly on SIGINT/SIGTERM. Every fatal start-up problem is one log line naming its cause
+ * On SIGINT/SIGTERM it stops accepting, answers the requests in flight, and only then closes the
+ * database. Every fatal start-up problem is one log line naming its cause
  * and the variable to fix (see startup-errors.ts).
  */
 import path from 'node:path';
@@ -13,7 +14,6 @@ import { buildApp } from './app.js';
 import { startSessionPurge } from './auth/session-purge.js';
 import { ConfigError, loadConfig } from './config.js';
 import { loadStarterDataIfEmpty } from './dataset/starter.js';
-import { localChangeFeed, postgresChangeFeed } from './db/change-feed.js';
 import { type Database, openPglite, openPostgres } from './db/client.js';
 import { databaseUnreachable } from './db/constraints.js';
 import { migrate } from './db/migrate.js';
@@ -66,17 +66,11 @@ async function main(): Promise<void> {
   }
   log.info({ backend: store.kind }, 'image store');
 
-  const changeFeed = config.databaseUrl
-    ? await postgresChangeFeed(config.databaseUrl, log).catch((error: unknown) => {
-        throw databaseStartupError(error, config);
-      })
-    : localChangeFeed();
   let starting = true;
   const app = await buildApp({
     config,
     database,
     store,
-    changeFeed,
     logger: { level: config.logLevel },
     startingUp: () => starting,
   });
@@ -91,8 +85,9 @@ async function main(): Promise<void> {
     stopPurge?.();
     stopSweep?.();
     stopStatistics();
+    // Closing the app stops accepting and waits for the requests in flight, which still need the
+    // database; it is closed last.
     await app.close();
-    await changeFeed.close();
     await store.close();
     await devIdp?.close();
     await database.close();
@@ -105,7 +100,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     stopStatistics();
-    await Promise.allSettled([app.close(), changeFeed.close(), store.close(), devIdp?.close()]);
+    await Promise.allSettled([app.close(), store.close(), devIdp?.close()]);
     await database.close().catch(() => {});
     throw listenStartupError(error, config);
   }
@@ -135,18 +130,12 @@ async function main(): Promise<void> {
   if (config.demoData && database.kind === 'pglite') {
     try {
       const loaded = await loadStarterDataIfEmpty(database);
-      if (loaded) {
-        // Written beside the HTTP routes: anything read before it must be read again.
-        changeFeed.changed();
-        log.info(loaded, 'empty embedded database: starter dataset loaded');
-      }
+      if (loaded) log.info(loaded, 'empty embedded database: starter dataset loaded');
     } catch (error) {
       throw databaseStartupError(error, config);
     }
   }
   starting = false;
-  // The first searches and lists would otherwise wait on the database while the indexes build.
-  app.warmIndexes();
   stopPurge = startSessionPurge(database, config, app.log);
   const { gcIntervalMs: intervalMs, gcGraceMs: graceMs } = config.storage;
   stopSweep = startOrphanSweep(database, store, { intervalMs, graceMs }, app.log);

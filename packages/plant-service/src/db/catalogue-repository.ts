@@ -8,20 +8,16 @@
 import type DataLoader from 'dataloader';
 import { count, eq, getTableColumns, getTableName, inArray, like, or, type SQL, sql } from 'drizzle-orm';
 import { type PgColumn, PgDialect, type PgTable, PgTransaction } from 'drizzle-orm/pg-core';
-import { LRUCache } from 'lru-cache';
 import { NotFound } from '../errors.js';
 import type { JsonText } from '../lib/json-text.js';
 import { isUuid } from '../lib/slug.js';
-import type { ChangeFeed } from './change-feed.js';
 import type { Db, Executor } from './client.js';
 import { stillReferenced } from './constraints.js';
 import { PG_UNIQUE_VIOLATION, sqlState, violatedConstraint } from './errors.js';
-import type { Chosen } from './feed-snapshot.js';
-import { loadEach, perTurn, perTurnOf } from './per-turn.js';
-import { arrayLiteral, runPrepared } from './prepared-sql.js';
+import { perTurn } from './per-turn.js';
 import type { Transaction } from './transaction.js';
 
-export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn; json_text: PgColumn };
+export type CatalogueTable = PgTable & { id: PgColumn; slug: PgColumn };
 
 export interface PageRequest {
   page: number;
@@ -43,7 +39,7 @@ export interface Page<T> {
 
 /**
  * Columns the database derives for its own use (full-text vectors, name text for trigrams,
- * hardiness half-zones, guild score, the response text); never part of a response.
+ * hardiness half-zones, guild score); never part of a response.
  */
 const INTERNAL_COLUMNS = [
   'search',
@@ -52,7 +48,6 @@ const INTERNAL_COLUMNS = [
   'hardiness_min',
   'hardiness_max',
   'guild_score',
-  'json_text',
 ] as const;
 
 /** A row as a response carries it: every column but the internal, derived ones. */
@@ -66,13 +61,11 @@ export function publicColumns(table: PgTable): Record<string, PgColumn> {
 
 /**
  * A row's public columns as JSON text, written by the database: what list pages and reads by ref
- * send. Reading rows of some 90 columns into objects and serialising them again cost the service
- * about five times the CPU. Writing the JSON for every row read was then most of the database's
- * work for a page, so each row keeps its text (`json_text`, written by a trigger on every insert and
- * update, migration 0011) and this expression is the declaration that text must equal (tests
- * compare them for every row) and the fallback for a row without one. The keys and their order are
- * the record's; a timestamp is written as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so
- * the text is the one the records' own serialisation would give.
+ * send. The columns are the table's declared public ones, so no second list of them exists to
+ * keep in step. Reading rows of some 90 columns into objects and serialising them again cost the
+ * service several times the CPU. The keys and their order are the record's; a timestamp is written
+ * as JSON.stringify writes a Date (UTC, milliseconds, `Z`), so the text is the one the records' own
+ * serialisation would give.
  */
 export function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> {
   const parts = Object.entries(columns).map(([key, column]) =>
@@ -88,48 +81,6 @@ export function rowJson<R>(columns: Record<string, PgColumn>): SQL<JsonText<R>> 
   return sql<JsonText<R>>`${sql.raw(rendered.sql)}`;
 }
 
-/** Filter sets whose totals are remembered per database. */
-const MAX_SHARED_TOTALS = 10_000;
-
-/**
- * The totals of lists. Totals are shared across the pages of one filter set (and across requests):
- * an exact count is remembered together with the data version it was taken at, and used only while
- * no write has moved the version on and the change feed is live. Transactions always count afresh.
- */
-export interface ListTotals {
-  /** The remembered total of the rows `where` selects, if still current, and how to remember a new one. */
-  recall(ex: Executor, table: PgTable, where: SQL | undefined): RecalledTotal;
-}
-
-export interface RecalledTotal {
-  total: number | undefined;
-  remember(total: number): void;
-}
-
-const NOTHING_RECALLED: RecalledTotal = { total: undefined, remember: () => {} };
-
-export function listTotals(db: Db, feed: ChangeFeed): ListTotals {
-  const totals = new LRUCache<string, { version: number; total: number }>({ max: MAX_SHARED_TOTALS });
-  const dialect = new PgDialect();
-  return {
-    recall(ex, table, where) {
-      if (ex !== db || !feed.live) return NOTHING_RECALLED;
-      // The version before counting: a write committed meanwhile makes the entry stale at once.
-      const version = feed.version;
-      const { sql: text, params } = dialect.sqlToQuery(where ?? sql`true`);
-      const key = `${getTableName(table)}\u0000${text}\u0000${JSON.stringify(params)}`;
-      const known = totals.get(key);
-      return {
-        total: known?.version === version ? known.total : undefined,
-        remember: (total) => void totals.set(key, { version, total }),
-      };
-    },
-  };
-}
-
-/** Counts every time: for callers without a change feed (the command line). */
-export const freshTotals: ListTotals = { recall: () => NOTHING_RECALLED };
-
 export interface CatalogueRepository<R> {
   /** The record by slug or uuid. */
   byRef(ex: Executor, ref: string): Promise<R | undefined>;
@@ -144,12 +95,6 @@ export interface CatalogueRepository<R> {
    * only the page's own rows are read in full, each as JSON text (see rowJson).
    */
   page(ex: Executor, listing: Listing, request: PageRequest): Promise<Page<JsonText<R>>>;
-  /**
-   * The records an in-memory index chose (a list's page, whose ids were chosen elsewhere), as JSON
-   * text in its order, if each read is still the row version it chose; undefined otherwise (the
-   * caller asks the database instead). One prepared statement, by id.
-   */
-  chosenJson(db: Db, chosen: Chosen): Promise<JsonText<R>[] | undefined>;
   /** Every row as JSON text, in `order` (for the short, unpaginated lists). */
   all(ex: Executor, order: SQL[]): Promise<JsonText<R>[]>;
   /** Inserts the row with the first free slug built from `slugBase`. */
@@ -173,20 +118,15 @@ type Column = 'id' | 'slug';
 
 /** The most refs one batched lookup sends (a bound on the statement's array parameter). */
 const MAX_BATCH = 100;
-/** The most ids one statement for chosen records sends: the pages of several requests. */
-const MAX_CHOSEN_BATCH = 1_000;
 
 export function catalogueRepository<T extends CatalogueTable>(
   of: T,
   noun: string,
-  totals: ListTotals = freshTotals,
 ): CatalogueRepository<PublicRow<T>> {
   type R = PublicRow<T>;
   const table: CatalogueTable = of;
   const columns = publicColumns(table);
-  // The text the row's trigger kept (migration 0011); written here only for a row that has none,
-  // which the triggers leave to none but a write that bypassed them.
-  const json = sql<JsonText<R>>`coalesce(${table.json_text}, ${rowJson<R>(columns)})`;
+  const json = rowJson<R>(columns);
   // Drizzle cannot follow a column selection over a generic table: the rows of `columns` are the
   // public rows of T, by the selection's construction.
   const typed = (rows: unknown[]) => rows as R[];
@@ -254,27 +194,6 @@ export function catalogueRepository<T extends CatalogueTable>(
   }
   const loader = (ex: Executor, column: Column) => loadersOf(ex)[column];
 
-  // A prepared statement whose rows come back as pg gives them: three plain columns need no
-  // mapping, and on a list page read from the species index this is the request's only statement.
-  const byIdsName = `${getTableName(table)}_json_by_ids`;
-  const byIdsStatement = () =>
-    sql`select ${table.id} as id, ${table}.xmin::text as xmin, ${json} as json
-        from ${table} where ${table.id} = any(${sql.placeholder('ids')}::uuid[])`;
-  type Versioned = { id: string; xmin: string; json: JsonText<R> };
-  /**
-   * The records in-memory indexes chose, by id, with their row versions: as with the lookups, the
-   * pages that requests read in the same turn of the event loop go to the database as one
-   * statement, whose rows each request then checks against the versions its index read. Nothing is
-   * cached: every page reads rows committed before its statement was sent.
-   */
-  const chosenLoader = perTurnOf<Db, Versioned>(async (db, ids) => {
-    const rows = await runPrepared<Versioned>(db, byIdsName, byIdsStatement, {
-      ids: arrayLiteral([...new Set(ids)]),
-    });
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.map((id) => byId.get(id));
-  }, MAX_CHOSEN_BATCH);
-
   /**
    * The first free slug among `base`, `base-2`, `base-3`, ... Uniqueness is finally guaranteed by
    * the unique index; insert retries when a concurrent writer took the same one.
@@ -329,33 +248,22 @@ export function catalogueRepository<T extends CatalogueTable>(
         .orderBy(...order)
         .limit(per_page)
         .offset((page - 1) * per_page);
-      const recalled = totals.recall(ex, table, where);
-      // A total not remembered rides along in the page's own statement (an uncorrelated subquery,
-      // run once): one round trip and one pooled connection per page instead of two.
-      const counted = sql<string | null>`(select count(*) from ${table} where ${where ?? sql`true`})`;
+      // The total rides along in the page's own statement (an uncorrelated subquery, run once):
+      // one round trip and one pooled connection per page instead of two.
+      const counted = sql<string>`(select count(*) from ${table} where ${where ?? sql`true`})`;
       const rows = await ex
-        .select({ json, total: recalled.total === undefined ? counted : sql<null>`null` })
+        .select({ json, total: counted })
         .from(table)
         .where(inArray(table.id, ids))
         .orderBy(...order);
       // An empty first page means nothing matches; an empty later page says nothing of the total.
       const total =
-        recalled.total ??
-        (rows[0] !== undefined
+        rows[0] !== undefined
           ? Number(rows[0].total)
           : page === 1
             ? 0
-            : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0));
-      recalled.remember(total);
+            : Number((await ex.select({ total: count() }).from(table).where(where))[0]?.total ?? 0);
       return { data: rows.map((row) => row.json), total, page, per_page };
-    },
-
-    async chosenJson(db, chosen) {
-      // The rows that exist, with their row versions.
-      const rows = (await loadEach(chosenLoader(db), chosen.ids)).filter((row) => row !== undefined);
-      if (!chosen.holds(rows)) return undefined;
-      const byId = new Map(rows.map((row) => [row.id, row.json]));
-      return chosen.ids.map((id) => byId.get(id) as JsonText<R>);
     },
 
     async all(ex, order) {

@@ -10,10 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
-import { preparePgliteRepeated } from './pglite-prepared.js';
 import { type Reachability, type ReachabilityLog, watchReachability } from './reachability.js';
-import { repeatedStatements } from './repeated-statements.js';
-import { orderStatements } from './statement-order.js';
 import * as tables from './tables.js';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof tables>;
@@ -28,6 +25,8 @@ export interface Database {
   readonly url?: string;
   /** Connections open, idle, and queries waiting for one (PostgreSQL's pool only). */
   readonly poolStats?: () => { total: number; idle: number; waiting: number };
+  /** The embedded instance (PGlite only), for its LISTEN (db/change-feed.ts). */
+  readonly pglite?: PGlite;
   /** False while PostgreSQL cannot be reached (see reachability.ts); PGlite always is. */
   readonly reachable?: () => boolean;
   close(): Promise<void>;
@@ -36,8 +35,6 @@ export interface Database {
 export interface PostgresOptions {
   url: string;
   poolSize?: number;
-  /** How many repeated statement texts are prepared by name (see prepareRepeated); 0 for none. */
-  preparedStatements?: number;
   /** Where the database going away and coming back is logged (once per change); silent by default. */
   log?: ReachabilityLog;
 }
@@ -45,19 +42,7 @@ export interface PostgresOptions {
 /** A pool connect that takes longer is an unreachable database, not a request left hanging. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/**
- * The service sends a few hundred distinct statement shapes (a list's shape is the set of filters
- * it was given, not their values); this many cover them with room to spare, while bounding what
- * each connection keeps prepared in the server.
- */
-const PREPARED_STATEMENTS = 256;
-
-export function openPostgres({
-  url,
-  poolSize = 10,
-  preparedStatements = PREPARED_STATEMENTS,
-  log = silent,
-}: PostgresOptions): Database {
+export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptions): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max: poolSize,
@@ -69,7 +54,6 @@ export function openPostgres({
   pool.on('error', (error) => reachability.lost(error));
   pool.on('connect', (client) => client.on('error', (error) => reachability.lost(error)));
   watchQueries(pool, reachability);
-  prepareRepeated(pool, preparedStatements);
   return {
     db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
     kind: 'postgres',
@@ -134,26 +118,6 @@ function watchQueries(pool: pg.Pool, reachability: Reachability): void {
   }) as typeof pool.connect;
 }
 
-/**
- * Statements sent through the pool (outside transactions) whose text has been sent before run as
- * named prepared statements (repeated-statements.ts). Transactions (checked-out clients) are left
- * as they are.
- */
-function prepareRepeated(pool: pg.Pool, limit: number): void {
-  if (limit <= 0) return;
-  const nameOf = repeatedStatements(limit);
-  const query = pool.query.bind(pool) as Callable;
-  pool.query = ((...args: unknown[]) => {
-    const config = args[0];
-    if (typeof config === 'object' && config !== null && !('name' in config && config.name)) {
-      const text = (config as { text?: unknown }).text;
-      const name = typeof text === 'string' ? nameOf(text) : undefined;
-      if (name !== undefined) args[0] = { ...config, name };
-    }
-    return query(...args);
-  }) as typeof pool.query;
-}
-
 /** A new PGlite instance with the extensions the migrations need (pg_trgm for name search). */
 export async function newPglite(options: PGliteOptions = {}): Promise<PGlite> {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
@@ -183,11 +147,10 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     await unlock();
     throw error;
   });
-  await preparePgliteRepeated(client, PREPARED_STATEMENTS);
-  orderStatements(client);
   return {
     db: drizzlePglite({ client, schema: tables }) as unknown as Db,
     kind: 'pglite',
+    pglite: client,
     // An unclosed PGlite keeps Node from exiting.
     close: async () => {
       if (!client.closed) await client.close();

@@ -1,37 +1,41 @@
 /**
  * Hand-written statements (unions of ordered subqueries and the like, which the query builder
  * cannot express) prepared once: the statement is built from drizzle `sql` with
- * `sql.placeholder(name)` for every value that changes between requests, turned into SQL text
- * once per database, and run as a named prepared statement. Building a large `sql` template
- * costs more CPU than the query it sends, and PostgreSQL plans a prepared statement once per
- * connection (a generic plan after a few runs) instead of on every request.
+ * `sql.placeholder(name)` for every value that changes between requests, rendered to SQL text once,
+ * and sent through the driver's public API: on PostgreSQL as a named prepared statement (parsed and
+ * planned once per connection, a generic plan after a few runs), on PGlite as a parameterised query.
+ * Building a large `sql` template costs more CPU than the query it sends.
  */
-import type { SQL } from 'drizzle-orm';
+
+import type { PGlite } from '@electric-sql/pglite';
+import { fillPlaceholders, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
 import type { Db } from './client.js';
 
-interface PreparedStatement {
-  execute(values: Record<string, unknown>): Promise<unknown>;
+interface Rendered {
+  text: string;
+  params: unknown[];
 }
 
-/** The parts of drizzle's database object that `db.execute` itself uses. */
-interface Internals {
-  dialect: { sqlToQuery(sql: SQL): { sql: string; params: unknown[] } };
-  session: {
-    prepareQuery(
-      query: { sql: string; params: unknown[] },
-      fields: undefined,
-      name: string,
-      isResponseInArrayMode: boolean,
-    ): PreparedStatement;
-  };
-}
+const dialect = new PgDialect();
+const rendered = new Map<string, Rendered>();
 
-const statements = new WeakMap<Db, Map<string, PreparedStatement>>();
+/** Timestamps, dates and intervals come back as the text PostgreSQL sends, as drizzle gives them. */
+const TEXT_TYPES = new Set([1082, 1114, 1184, 1186]);
+const asText = (value: string) => value;
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TEXT_TYPES.has(oid)
+      ? asText
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+const pgliteParsers = Object.fromEntries([...TEXT_TYPES].map((oid) => [oid, asText]));
 
 /**
  * Runs the statement `name` (built by `build` on first use) with `values` for its placeholders;
- * its rows come back as objects, as from `db.execute`. Outside transactions only: a statement is
- * kept per database object.
+ * its rows come back as objects, as from `db.execute`. Outside transactions only. A name stands
+ * for one statement text in the whole process.
  */
 export async function runPrepared<Row>(
   db: Db,
@@ -39,18 +43,25 @@ export async function runPrepared<Row>(
   build: () => SQL,
   values: Record<string, unknown>,
 ): Promise<Row[]> {
-  let byName = statements.get(db);
-  if (!byName) {
-    byName = new Map();
-    statements.set(db, byName);
-  }
-  let statement = byName.get(name);
+  let statement = rendered.get(name);
   if (!statement) {
-    const internals = db as unknown as Internals;
-    statement = internals.session.prepareQuery(internals.dialect.sqlToQuery(build()), undefined, name, false);
-    byName.set(name, statement);
+    const query = dialect.sqlToQuery(build());
+    statement = { text: query.sql, params: query.params };
+    rendered.set(name, statement);
   }
-  const result = (await statement.execute(values)) as { rows: Row[] };
+  const params = fillPlaceholders(statement.params, values);
+  // drizzle's own handle on the driver's client: a pg Pool or a PGlite instance.
+  const client = (db as unknown as { $client: pg.Pool | PGlite }).$client;
+  if ('waitReady' in client) {
+    const result = await client.query<Row>(statement.text, params, { parsers: pgliteParsers });
+    return result.rows;
+  }
+  const result = await client.query<Row & pg.QueryResultRow>({
+    name,
+    text: statement.text,
+    values: params,
+    types: pgTypes,
+  });
   return result.rows;
 }
 

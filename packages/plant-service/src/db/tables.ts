@@ -86,16 +86,6 @@ function searchColumns(fields: Fields) {
 const trigramIndex = (name: string, column: PgColumn) =>
   index(name).using('gin', sql`${column} gin_trgm_ops`);
 
-/**
- * The record as its responses write it: its public columns as JSON text, kept by a trigger
- * (migration 0011) on every insert and update. A list page or a read by ref then reads each
- * record's text instead of having the database write some 90 columns as JSON for every row read,
- * which was most of the database's work for a page. Internal: never itself part of a response. A
- * migration that adds, removes or renames a public column replaces its table's trigger function
- * (the record JSON tests fail until it does).
- */
-const responseText = () => ({ json_text: text() });
-
 export const families = pgTable(
   'families',
   {
@@ -103,7 +93,6 @@ export const families = pgTable(
     ...columns(familyFields),
     ...columns(timestampFields),
     ...searchColumns(familyFields),
-    ...responseText(),
   },
   (t) => [
     index('families_order_idx').on(t.name_scientific, t.id),
@@ -132,7 +121,6 @@ export const species = pgTable(
     hardiness_min: smallint().generatedAlwaysAs(halfZoneMinSql('hardiness_zone_usda')),
     hardiness_max: smallint().generatedAlwaysAs(halfZoneMaxSql('hardiness_zone_usda')),
     guild_score: smallint().generatedAlwaysAs(guildScoreSql()),
-    ...responseText(),
   },
   (t) => [
     // Lists page through these narrow indexes (order first, then every list filter as trailing
@@ -180,7 +168,6 @@ export const cultivars = pgTable(
     ...columns(cultivarFields),
     ...columns(timestampFields),
     ...searchColumns(cultivarFields),
-    ...responseText(),
   },
   (t) => [
     index('cultivars_order_idx').on(t.name, t.id),
@@ -225,7 +212,6 @@ export const suppliers = pgTable(
     ...columns(identityFields),
     ...columns(supplierFields),
     ...columns(timestampFields),
-    ...responseText(),
   },
   (t) => [index('suppliers_order_idx').on(t.name, t.id)],
 );

@@ -35,10 +35,8 @@ API token sent as \`Authorization: Bearer <token>\`.
   (\`name_scientific\`, \`name\`, \`family_id\`, \`species_id\`) cannot be null. \`updated_at\` changes on every update.
 - **Order of lists.** By scientific name (families, species) or name (cultivars, suppliers), then id.
   With \`search\`, by relevance first.
-- **Paging and totals.** \`total\` is always exact. Totals are remembered per filter set and shared by
-  its pages until the next write, which makes every page count afresh. Pages are found through
-  narrow indexes holding the order and the list filters, so a deep \`page\` skips index entries, not
-  whole records; there is no separate cursor parameter.
+- **Paging and totals.** \`total\` is always exact, counted over the filtered set. Pages are numbered
+  (\`page\`, \`per_page\`); there is no separate cursor parameter.
 - **Search.** \`/api/v1/search\` looks at names first, then word parts of names, then descriptions,
   and falls back to similar names for typos; see the operation for the ranking rules.
   \`other_names\` (synonyms and further common names) are searched like names.
@@ -87,19 +85,16 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Request ids.** Every response carries \`X-Request-Id\`: the request's own when it is 1–128 letters,
   digits or \`-_.:\`, else a random UUID; the service's log lines for the request carry it too.
 - **Compression.** JSON, NDJSON and YAML bodies of 1 KiB or more are sent br- or gzip-encoded (br
-  preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. A body of 4 to 16 KiB
-  that the cache keeps (see Caching) is kept gzip-encoded and sent so to every client that accepts
-  gzip, whether or not it prefers br. The \`ETag\` identifies the content, not the encoding: it is the
-  same either way, and \`If-None-Match\` → 304 works with both.
+  preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. The \`ETag\` identifies
+  the content, not the encoding: it is the same either way, and \`If-None-Match\` → 304 works with both.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
   \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
-- **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
-  in-memory cache (\`X-Cache: HIT\`). A body up to 16 KiB (a record, a page of search results) is kept
-  from its URL's first request. A larger one (a list page, a guild) is kept while the cache has room;
-  once it is full, only for a URL requested more often lately than the bodies it would push out, so
-  URLs requested once or twice (a filter panel, a crawler) do not push out those read again and again.
-  Every successful write invalidates it at once on the instance
-  that took the write and, with PostgreSQL, within milliseconds on the others.
+- **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and
+  \`Cache-Control: public, no-cache\` (caches may store them but must revalidate; an operator may allow
+  reuse for a while instead, see \`HTTP_MAX_AGE_SECONDS\` in the README). \`X-Cache: HIT\` says the
+  service answered from its own response cache. Every change to the data, whoever makes it (this API,
+  the command line, another program writing to the database), is seen by the next request: at once
+  after a write through this API, within about a second otherwise.
 - **Bulk export** (\`GET /api/v1/export\`, public): the whole database as NDJSON, one record per line with
   its kind in \`type\`, in dependency order, references by slug, no ids or timestamps, sorted, so the same
   data gives the same bytes anywhere; \`npm run plants -- import\` reads it back (upsert by slug, one

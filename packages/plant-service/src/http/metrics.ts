@@ -52,7 +52,7 @@ export function createMetrics(database: Database) {
   let readCacheBytes = () => 0;
   new Gauge({
     name: `${PREFIX}response_cache_bytes`,
-    help: 'Bytes of the response bodies held by the response cache (in its region of RESPONSE_CACHE_MB).',
+    help: 'Bytes of the response bodies held by the response cache (at most RESPONSE_CACHE_MB).',
     registers: [registry],
     collect() {
       this.set(readCacheBytes());
@@ -62,18 +62,6 @@ export function createMetrics(database: Database) {
     name: `${PREFIX}image_resizes_total`,
     help: 'Resized image copies made on first request, by outcome (ok, failed).',
     labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const indexBuilds = new Counter({
-    name: `${PREFIX}index_builds_total`,
-    help: 'Completed builds of the in-memory indexes (species_list, cultivar_list, search), by index.',
-    labelNames: ['index'] as const,
-    registers: [registry],
-  });
-  const indexBuildSeconds = new Gauge({
-    name: `${PREFIX}index_build_seconds`,
-    help: 'How long the last build of each in-memory index took.',
-    labelNames: ['index'] as const,
     registers: [registry],
   });
   const pool = database.poolStats;
@@ -104,10 +92,6 @@ export function createMetrics(database: Database) {
       },
     },
     resize: (outcome: 'ok' | 'failed') => resizes.inc({ outcome }),
-    indexBuilt(index: string, ms: number) {
-      indexBuilds.inc({ index });
-      indexBuildSeconds.set({ index }, ms / 1000);
-    },
     /** Counts every response (its route template, or `unmatched` for a 404 without a route). */
     install(app: FastifyInstance) {
       app.addHook('onResponse', async (request, reply) => {
@@ -129,7 +113,7 @@ export function createMetrics(database: Database) {
             summary: 'Prometheus metrics',
             description:
               'Prometheus text format (version 0.0.4): requests, durations, logins, response cache, image ' +
-              'resizes, in-memory index builds, the PostgreSQL pool and the process. Public on the service port; block the path at ' +
+              'resizes, the PostgreSQL pool and the process. Public on the service port; block the path at ' +
               'the reverse proxy, or set METRICS_ENABLED=false, if it must not be.',
             produces: ['text/plain'],
             response: { 200: { type: 'string', description: 'Metrics in the Prometheus text format.' } },

@@ -1,50 +1,30 @@
 /**
- * Response cache for public reads. Routes opt in with `config: { cache: true }`; their 200
- * bodies are kept per URL in a byte-bounded region (oldest out first), tagged with the data
- * version of the change feed when the request started, and served only while that version is
- * current. Every successful write (POST, PUT, PATCH, DELETE answered below 400) moves the
- * version, so a write is visible to the next read. Responses carry an ETag (If-None-Match → 304)
- * and `X-Cache: HIT|MISS`.
+ * Response cache for public reads, and the HTTP caching headers of those reads. Routes opt in
+ * with `config: { cache: true }`.
  *
- * Bodies are kept as their UTF-8 bytes in one region of `maxBytes` allocated once, written one
- * after the other around it, the oldest pushed out first (lib/body-ring.ts). Kept as strings, they
- * grew the old generation, which V8 lets grow a quarter beyond its live size before collecting it;
- * kept as a buffer each, every body pushed out was garbage outside the heap that counted towards
- * V8's external-memory limit: under traffic whose URLs seldom repeat, either way the service ran a
- * full collection about every half second (a fifth to a third fewer species read by slug per
- * second with the cache than without, p99 twice as long) and held tens of MB of bodies already
- * pushed out.
+ * Their 200 responses are kept in a least-recently-used cache bounded by bytes (lru-cache), keyed
+ * by method, URL and the encoding the request negotiates, and kept as they were sent (encoded by
+ * the compression plugin, whose hook runs between this plugin's two), so a hit costs no query and
+ * no encoding. The database empties it: every committed change to a catalogue table is announced
+ * by a trigger and arrives through the change feed (db/change-feed.ts), whoever wrote it. While
+ * the feed is not live the cache is neither read nor filled. A response read before a change was
+ * announced is not kept after it. A write's response waits until its own change has been
+ * announced, so a client reads its write on the next request.
  *
- * A body up to ADMIT_AT_ONCE_CHARS characters (a record, a page of search results) is kept at
- * once. A larger one (a list page, a guild) is kept while there is room, and once the cache is
- * full only if its URL was requested more often lately than the entries it would push out
- * (lib/frequency-admission.ts; requests are counted in a sketch sized for COUNTED_URLS URLs).
- * Under traffic whose URLs seldom repeat (filter panels, crawlers), keeping every large body
- * pushed out one that was read more often and left both for the old generation's collector: list
- * pages with facets ran a fifth slower with the cache than without it. Small bodies cost the
- * collector little, and type-ahead searches, which repeat within minutes but seldom three times,
- * lose two thirds of their hits when kept only for a URL requested more often than those they
- * push out.
- *
- * A body kept at once of KEEP_GZIPPED_FROM_BYTES or more, of a compressible type, is kept
- * gzip-encoded (level 1, nginx's default: less CPU than level 6 for a few percent more bytes). A
- * page of search results shrinks to about a third, so the region holds about three times as many
- * (on the benchmark's type-ahead traffic, 86 % hits instead of 46 %). A hit is sent as kept to a
- * client that accepts gzip, and decoded for one that does not (about 30 µs for a page of search
- * results); a miss that is kept is sent as kept too. Smaller bodies (most records) stay as they
- * are: most are read once, and encoding each would cost a tenth of its request for little room.
- * So do larger ones (list pages): encoding a 48 KB page costs about 180 µs, and under traffic whose
- * URLs seldom repeat most are read once (cultivar pages by number ran a third slower).
+ * Every such response carries an ETag (a hash of the uncompressed body; If-None-Match → 304) and
+ * `Cache-Control: public` with HTTP_MAX_AGE_SECONDS: 0 (the default) sends `no-cache`, so caches in
+ * front revalidate every time and see a write at once; more lets them reuse a response that long
+ * (and as long again while they revalidate). `X-Cache: HIT|MISS` says whether this instance's
+ * cache answered.
  */
 import { hash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
-import type { FastifyInstance } from 'fastify';
+import negotiate from '@fastify/accept-negotiator';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { LRUCache } from 'lru-cache';
 import type { ChangeFeed } from '../db/change-feed.js';
-import { BodyRing } from '../lib/body-ring.js';
-import { FrequencyAdmission } from '../lib/frequency-admission.js';
 import { WRITE_METHODS } from '../lib/write-methods.js';
-import { acceptsGzip, COMPRESSIBLE_TYPES, sendsGzip } from './compression.js';
+import { ENCODINGS } from './compression.js';
 import { noneMatch } from './conditional.js';
 import type { AppMetrics } from './metrics.js';
 
@@ -56,103 +36,140 @@ declare module 'fastify' {
     readOnly?: boolean;
   }
   interface FastifyRequest {
-    cacheVersion?: number;
+    /** Where this cached route's response is kept, and the feed's version when it was read. */
+    cacheSlot?: { key: string; version: number };
   }
 }
 
-/** What is kept with a body. */
 interface Kept {
+  body: Buffer;
   etag: string;
   type: string;
-  /** The data version the body was read at. */
-  version: number;
-  /** Whether the body is kept gzip-encoded. */
-  gzip: boolean;
+  encoding: string | undefined;
+  vary: string | undefined;
 }
 
-/** Bodies longer than this many characters are not kept. */
-const MAX_ENTRY_CHARS = 1024 * 1024;
-/** Bodies up to this many characters are kept at once; longer ones by the frequency of their URL. */
-const ADMIT_AT_ONCE_CHARS = 16 * 1024;
-/** Bodies kept at once of this many bytes or more (of a compressible type) are kept gzip-encoded. */
-const KEEP_GZIPPED_FROM_BYTES = 4 * 1024;
-const GZIP_LEVEL = 1;
-/** About how many distinct URLs the admission's counts tell apart (64 KB of counters). */
-const COUNTED_URLS = 16_384;
+/** Bodies larger than this are not kept. */
+const MAX_ENTRY_BYTES = 1024 * 1024;
 
 const NOT_MODIFIED = {
   type: 'null',
-  description: 'Not modified: the ETag sent in If-None-Match is current (the response cache is on).',
+  description: 'Not modified: the ETag sent in If-None-Match is current.',
 };
 
-export const responseCache = fp<{ feed: ChangeFeed; maxBytes: number; metrics: AppMetrics }>(
-  async (app: FastifyInstance, { feed, maxBytes, metrics }) => {
-    const cache = maxBytes > 0 ? new BodyRing<Kept>(maxBytes) : undefined;
-    if (cache) metrics.cache.size(() => cache.held);
-    const frequency = cache ? new FrequencyAdmission(COUNTED_URLS, () => cache.size) : undefined;
+/** The encoding the compression plugin will choose for `request`, as part of the cache key. */
+function negotiated(request: FastifyRequest): string {
+  const header = request.headers['accept-encoding'];
+  if (header === undefined || request.headers['x-no-compression'] !== undefined) return 'identity';
+  return negotiate(header, [...ENCODINGS]) ?? 'identity';
+}
 
-    // A cached route answers a current If-None-Match with 304; its document says so.
-    app.addHook('onRoute', (route) => {
-      const response = route.schema?.response as Record<string, unknown> | undefined;
-      if (!(route.config as { cache?: boolean } | undefined)?.cache || !response) return;
-      route.schema = { ...route.schema, response: { ...response, 304: NOT_MODIFIED } };
-    });
+const cached = (request: FastifyRequest) =>
+  request.method === 'GET' && request.routeOptions.config.cache === true;
 
-    app.addHook('onRequest', async (request, reply) => {
-      if (request.method !== 'GET' || !request.routeOptions.config.cache || !cache || !feed.live) return;
-      request.cacheVersion = feed.version;
-      frequency?.touch(request.url);
-      const entry = cache.get(request.url);
-      if (!entry || entry.meta.version !== feed.version) {
-        metrics.cache.miss();
-        return;
-      }
-      metrics.cache.hit();
-      reply.header('etag', entry.meta.etag).header('x-cache', 'HIT');
-      if (noneMatch(request.headers['if-none-match'], entry.meta.etag)) return reply.code(304).send();
-      reply.type(entry.meta.type);
-      if (!entry.meta.gzip) return reply.send(cache.read(entry));
-      if (acceptsGzip(request)) return sendsGzip(reply).send(cache.read(entry));
-      return reply.send(gunzipSync(cache.view(entry)));
-    });
+function cacheControl(maxAgeSeconds: number): string {
+  return maxAgeSeconds === 0
+    ? 'public, no-cache'
+    : `public, max-age=${maxAgeSeconds}, stale-while-revalidate=${maxAgeSeconds}`;
+}
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (WRITE_METHODS.has(request.method) && !request.routeOptions.config.readOnly) {
-        if (reply.statusCode < 400) feed.changed();
+export interface ResponseCacheOptions {
+  feed: ChangeFeed;
+  maxBytes: number;
+  maxAgeSeconds: number;
+  metrics: AppMetrics;
+}
+
+/**
+ * The cache's lookup and ETag; `keep` (registered after compression) stores what was sent.
+ */
+export function responseCache({ feed, maxBytes, maxAgeSeconds, metrics }: ResponseCacheOptions) {
+  const cache =
+    maxBytes > 0
+      ? new LRUCache<string, Kept>({
+          maxSize: maxBytes,
+          maxEntrySize: MAX_ENTRY_BYTES,
+          sizeCalculation: (kept, key) => kept.body.length + key.length + kept.etag.length + 64,
+        })
+      : undefined;
+  if (cache) {
+    metrics.cache.size(() => cache.calculatedSize);
+    feed.onChange(() => cache.clear());
+  }
+  const control = cacheControl(maxAgeSeconds);
+
+  const lookup = fp(
+    async (app: FastifyInstance) => {
+      // A cached route answers a current If-None-Match with 304; its document says so.
+      app.addHook('onRoute', (route) => {
+        const response = route.schema?.response as Record<string, unknown> | undefined;
+        if (!(route.config as { cache?: boolean } | undefined)?.cache || !response) return;
+        route.schema = { ...route.schema, response: { ...response, 304: NOT_MODIFIED } };
+      });
+
+      app.addHook('onRequest', async (request, reply) => {
+        if (!cache || !feed.live || !cached(request)) return;
+        const key = `GET ${request.url} ${negotiated(request)}`;
+        request.cacheSlot = { key, version: feed.version };
+        const kept = cache.get(key);
+        if (kept === undefined) {
+          metrics.cache.miss();
+          return;
+        }
+        metrics.cache.hit();
+        reply.header('etag', kept.etag).header('cache-control', control).header('x-cache', 'HIT');
+        if (noneMatch(request.headers['if-none-match'], kept.etag)) return reply.code(304).send();
+        if (kept.encoding) reply.header('content-encoding', kept.encoding);
+        if (kept.vary) reply.header('vary', kept.vary);
+        return reply.type(kept.type).send(kept.body);
+      });
+
+      app.addHook('onSend', async (request, reply, payload) => {
+        if (WRITE_METHODS.has(request.method) && !request.routeOptions.config.readOnly) {
+          if (reply.statusCode < 400) await feed.settled();
+          return payload;
+        }
+        if (!cached(request) || reply.statusCode !== 200 || reply.getHeader('x-cache') === 'HIT')
+          return payload;
+        if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+        const etag = `"${hash('sha1', payload, 'base64url')}"`;
+        reply.header('etag', etag).header('cache-control', control);
+        if (request.cacheSlot) reply.header('x-cache', 'MISS');
+        if (noneMatch(request.headers['if-none-match'], etag)) {
+          request.cacheSlot = undefined;
+          reply.code(304);
+          return '';
+        }
         return payload;
-      }
-      if (request.method !== 'GET') return payload;
-      const version = request.cacheVersion;
-      if (version === undefined || reply.getHeader('x-cache') === 'HIT') return payload;
-      if (reply.statusCode !== 200 || typeof payload !== 'string' || payload.length > MAX_ENTRY_CHARS)
-        return payload;
-      reply.header('x-cache', 'MISS');
-      // The ETag is the hash of the body's UTF-8 bytes, as the text hashes.
-      const etag = `"${hash('sha1', payload, 'base64url')}"`;
-      reply.header('etag', etag);
-      if (!cache) return payload;
-      const bytes = Buffer.byteLength(payload);
-      const atOnce = payload.length <= ADMIT_AT_ONCE_CHARS;
-      const victims = atOnce ? [] : cache.victims(bytes);
-      const admitted =
-        victims !== undefined &&
-        frequency?.admits(
-          request.url,
-          victims.map((v) => ({ key: v.key, stale: v.meta.version !== feed.version })),
-        ) === true;
-      if (!admitted) return payload;
-      const type = String(reply.getHeader('content-type'));
-      const gzip = atOnce && bytes >= KEEP_GZIPPED_FROM_BYTES && COMPRESSIBLE_TYPES.test(type);
-      if (!gzip) {
-        cache.set(request.url, payload, bytes, { etag, type, version, gzip: false });
-        return payload;
-      }
-      const encoded = gzipSync(payload, { level: GZIP_LEVEL });
-      cache.set(request.url, encoded, encoded.length, { etag, type, version, gzip: true });
-      if (!acceptsGzip(request)) return payload;
-      sendsGzip(reply);
-      return encoded;
-    });
-  },
-  { name: 'response-cache' },
-);
+      });
+    },
+    { name: 'response-cache' },
+  );
+
+  const keep = fp(
+    async (app: FastifyInstance) => {
+      app.addHook('onSend', async (request, reply: FastifyReply, payload) => {
+        const slot = request.cacheSlot;
+        if (!cache || !slot || reply.statusCode !== 200 || reply.getHeader('x-cache') !== 'MISS')
+          return payload;
+        // Read before a change was announced: what it holds may be older than the change.
+        if (!feed.live || feed.version !== slot.version) return payload;
+        const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+        if (!Buffer.isBuffer(body)) return payload;
+        const encoding = reply.getHeader('content-encoding');
+        const vary = reply.getHeader('vary');
+        cache.set(slot.key, {
+          body,
+          etag: String(reply.getHeader('etag')),
+          type: String(reply.getHeader('content-type')),
+          encoding: encoding === undefined ? undefined : String(encoding),
+          vary: vary === undefined ? undefined : String(vary),
+        });
+        return body;
+      });
+    },
+    { name: 'response-cache-keep', dependencies: ['response-cache'] },
+  );
+
+  return { lookup, keep };
+}

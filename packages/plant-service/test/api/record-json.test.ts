@@ -1,16 +1,15 @@
 /**
- * List pages and reads by ref answer the JSON text the database keeps for each record (written by
- * triggers, migration 0011, as rowJson declares it); writes answer the record serialised from its
- * row. Both must be the same record: these tests compare the two for every record of the starter
- * dataset, byte for byte, and for records with awkward values; and the kept texts must equal what
- * the schema declaration gives for every row, after any write, whoever made it.
+ * List pages and reads by ref answer the JSON text the database writes for each record from its
+ * declared columns (rowJson); writes answer the record serialised from its row. Both must be the
+ * same record: these tests compare the two for every record of the starter dataset, byte for byte,
+ * and for records with awkward values.
  */
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { asc } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importDataset } from '../../src/dataset/import.js';
 import { STARTER_DATA_DIR } from '../../src/dataset/starter.js';
-import { publicColumns, rowJson } from '../../src/db/catalogue-repository.js';
+import { publicColumns } from '../../src/db/catalogue-repository.js';
 import { cultivars, families, species, suppliers } from '../../src/db/tables.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
@@ -139,73 +138,5 @@ describe('records written by the database', () => {
     const res = await t.app.inject({ url: '/api/v1/species/no-such-species' });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toContain('no-such-species');
-  });
-});
-
-describe('response texts kept by the database', () => {
-  /** Rows of `table` whose kept text is missing or differs from what the declaration writes. */
-  async function stale(table: (typeof TABLES)[number]['table']): Promise<number> {
-    const declared = rowJson(publicColumns(table));
-    const [row] = await t.database.db
-      .select({ n: count() })
-      .from(table)
-      .where(sql`${table.json_text} is distinct from ${declared}`);
-    return Number(row?.n);
-  }
-
-  it('every row of every catalogue table holds the text its columns give, after imports and writes', async () => {
-    for (const { path, table } of TABLES) {
-      const [rows] = await t.database.db.select({ n: count() }).from(table);
-      expect(Number(rows?.n), path).toBeGreaterThan(5);
-      expect(await stale(table), path).toBe(0);
-    }
-  });
-
-  it('a write made outside the service shows in its list at once', async () => {
-    const [first] = await t.database.db
-      .select({ id: species.id, slug: species.slug })
-      .from(species)
-      .orderBy(asc(species.name_scientific), asc(species.id))
-      .limit(1);
-    if (first === undefined) throw new Error('no species');
-    // As an operator would, in SQL: the trigger rewrites the text with the row.
-    await t.database.db.update(species).set({ name_de: 'Von Hand geändert' }).where(eq(species.id, first.id));
-    expect(await stale(species)).toBe(0);
-    const page = await t.app.inject({ url: '/api/v1/species?per_page=1' });
-    expect(page.json().data[0]).toMatchObject({ id: first.id, name_de: 'Von Hand geändert' });
-    const byRef = await t.app.inject({ url: `/api/v1/species/${first.slug}` });
-    expect(page.json().data[0]).toEqual(byRef.json());
-  });
-
-  it('a row without a kept text (its trigger bypassed) is still listed as its columns give', async () => {
-    const [first] = await t.database.db
-      .select({ id: cultivars.id })
-      .from(cultivars)
-      .orderBy(asc(cultivars.name), asc(cultivars.id))
-      .limit(1);
-    if (first === undefined) throw new Error('no cultivar');
-    await t.database.db.execute(sql`alter table cultivars disable trigger cultivars_json_text`);
-    try {
-      await t.database.db
-        .update(cultivars)
-        .set({ name_de: 'Ohne Text', json_text: null })
-        .where(eq(cultivars.id, first.id));
-    } finally {
-      await t.database.db.execute(sql`alter table cultivars enable trigger cultivars_json_text`);
-    }
-    expect(await stale(cultivars)).toBe(1);
-    const page = await t.app.inject({ url: '/api/v1/cultivars?per_page=1' });
-    const [row] = await t.database.db
-      .select(publicColumns(cultivars))
-      .from(cultivars)
-      .where(eq(cultivars.id, first.id));
-    expect(page.json().data[0]).toMatchObject({ id: first.id, name_de: 'Ohne Text' });
-    expect(page.body.startsWith(`{"data":[${JSON.stringify(row)}],`)).toBe(true);
-    // The next write through the trigger keeps a text again.
-    await t.database.db
-      .update(cultivars)
-      .set({ name_de: 'Wieder mit Text' })
-      .where(eq(cultivars.id, first.id));
-    expect(await stale(cultivars)).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { families, species } from '../../src/db/tables.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -13,6 +14,15 @@ beforeAll(async () => {
   family = await fixtures(t, writer).family('Rosaceae');
 });
 afterAll(() => t.close());
+
+/** Waits until `check` holds, failing after a second. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 1_000;
+  while (!(await check())) {
+    expect(Date.now(), 'not within 1 s').toBeLessThan(deadline);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 describe('response cache', () => {
   it('serves a repeated public GET from the cache with the same body and an ETag', async () => {
@@ -87,65 +97,104 @@ describe('response cache', () => {
     }
   });
 
-  it('once full, keeps a large body only for a URL requested more often than those it pushes out', async () => {
-    // 1 MB holds one page of 30 species, 29 of them with 20,000-character descriptions (over
-    // 580,000 bytes), never two.
+  it('is emptied by the database: a write in SQL, past the service, is seen by the next read', async () => {
+    const url = `/api/v1/families/${family.slug}`;
+    await t.app.inject({ url });
+    expect((await t.app.inject({ url })).headers['x-cache']).toBe('HIT');
+    await t.database.db
+      .update(families)
+      .set({ name_de: 'Rosengewächse (SQL)' })
+      .where(eq(families.id, family.id));
+    // On PGlite the notification comes back with the statement; PostgreSQL delivers it on the
+    // LISTEN connection a moment later.
+    await until(async () => (await t.app.inject({ url })).json().name_de === 'Rosengewächse (SQL)');
+  });
+
+  it('is not emptied by writes outside the catalogue (API tokens)', async () => {
+    const url = `/api/v1/families/${family.slug}`;
+    // Warm, once the announcements of earlier changes have arrived.
+    await until(async () => (await t.app.inject({ url })).headers['x-cache'] === 'HIT');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/tokens',
+      headers: { cookie: writer },
+      payload: { name: 'cache check' },
+    });
+    expect(created.statusCode).toBe(200);
+    const revoked = await t.app.inject({
+      method: 'DELETE',
+      url: `/api/v1/tokens/${created.json().id}`,
+      headers: { cookie: writer },
+    });
+    expect(revoked.statusCode).toBeLessThan(300);
+    expect((await t.app.inject({ url })).headers['x-cache']).toBe('HIT');
+  });
+
+  it('keeps a response per negotiated encoding, as it was sent, with Vary and Cache-Control', async () => {
+    // A page large enough to be compressed.
+    await fixtures(t, writer).species(family.id, 'Rosa canina', { description: 'Hagebutte. '.repeat(300) });
+    const url = '/api/v1/species?per_page=5';
+    const get = (encoding: string) => t.app.inject({ url, headers: { 'accept-encoding': encoding } });
+    const plain = await t.app.inject({ url });
+    for (const [encoding, expected] of [
+      ['br', 'br'],
+      ['gzip', 'gzip'],
+      ['gzip, br', 'br'],
+    ] as const) {
+      const miss = await get(encoding);
+      const hit = await get(encoding);
+      expect([miss.headers['x-cache'], hit.headers['x-cache']], encoding).toEqual([
+        expected === 'br' && encoding !== 'br' ? 'HIT' : 'MISS',
+        'HIT',
+      ]);
+      expect(hit.headers['content-encoding'], encoding).toBe(expected);
+      expect(String(hit.headers.vary).toLowerCase()).toContain('accept-encoding');
+      expect(hit.rawPayload.equals(miss.rawPayload)).toBe(true);
+      expect(hit.headers.etag).toBe(plain.headers.etag);
+    }
+    const identity = await t.app.inject({ url });
+    expect(identity.headers['x-cache']).toBe('HIT');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body).toBe(plain.body);
+    expect(identity.headers['cache-control']).toBe('public, no-cache');
+  });
+
+  it('holds no more bytes than RESPONSE_CACHE_MB, the least recently used out first', async () => {
     const small = await createTestApp({ RESPONSE_CACHE_MB: '1' });
     try {
       const [own] = await small.database.db
         .insert(families)
-        .values({ slug: 'cache-admission', name_scientific: 'Admissionaceae' })
+        .values({ slug: 'cache-bound', name_scientific: 'Boundaceae' })
         .returning({ id: families.id });
       await small.database.db.insert(species).values(
-        Array.from({ length: 30 }, (_, i) => ({
+        Array.from({ length: 6 }, (_, i) => ({
           slug: `cache-large-${i}`,
           name_scientific: `Magnus ${i}`,
           family_id: own!.id,
-          // One short record, for a body kept at once.
-          description: i === 0 ? 'Short.' : 'A long description. '.repeat(1000),
+          description: 'A long description. '.repeat(950),
         })),
       );
-      const states = async (url: string, times: number) => {
-        const seen: unknown[] = [];
-        for (let i = 0; i < times; i++) {
-          const res = await small.app.inject({ url });
-          expect(res.statusCode).toBe(200);
-          expect(res.body.length).toBeGreaterThan(580_000);
-          seen.push(res.headers['x-cache']);
-        }
-        return seen;
-      };
-      const first = '/api/v1/species?per_page=30&search=magnus';
-      const second = '/api/v1/species?per_page=30&search=magnus&page=1';
-      // With room, a body is kept from its first request.
-      expect(await states(first, 2)).toEqual(['MISS', 'HIT']);
-      // Requested as often as the kept one (twice), the second URL does not push it out; a third
-      // time, it does.
-      expect(await states(second, 4)).toEqual(['MISS', 'MISS', 'MISS', 'HIT']);
-      expect(await states(first, 1)).toEqual(['MISS']);
-      // A body up to 16 KiB is kept at once, however full the cache.
-      const record = '/api/v1/species/cache-large-0';
-      const once = await small.app.inject({ url: record });
-      expect(once.body.length).toBeLessThan(16 * 1024);
-      expect(once.headers['x-cache']).toBe('MISS');
-      expect((await small.app.inject({ url: record })).headers['x-cache']).toBe('HIT');
-      // After a write, kept bodies are stale and leave for any body.
-      const put = await small.app.inject({
-        method: 'PUT',
-        url: '/api/v1/families/cache-admission',
-        headers: { cookie: await small.cookie() },
-        payload: { name_scientific: 'Admissionaceae', name_en: 'changed' },
-      });
-      expect(put.statusCode).toBe(200);
-      const third = `/api/v1/species?per_page=30&search=magnus&family=cache-admission`;
-      expect(await states(third, 2)).toEqual(['MISS', 'HIT']);
-      // Over 16 KiB, a body is kept as it is (only bodies kept at once are kept gzip-encoded), so a
-      // client preferring br gets br.
-      const encoded = await small.app.inject({ url: third, headers: { 'accept-encoding': 'gzip, br' } });
-      expect(encoded.headers['x-cache']).toBe('HIT');
-      expect(encoded.headers['content-encoding']).toBe('br');
+      // Each record is about 20 KB uncompressed: 1 MB holds about 50 of them, never all 60 URLs.
+      const urls = Array.from({ length: 60 }, (_, i) => `/api/v1/species/cache-large-${i % 6}?v=${i}`);
+      for (const url of urls) expect((await small.app.inject({ url })).headers['x-cache']).toBe('MISS');
+      const metrics = (await small.app.inject({ url: '/metrics' })).body;
+      const held = Number(/^plants_response_cache_bytes (\S+)$/m.exec(metrics)?.[1]);
+      expect(held).toBeGreaterThan(512 * 1024);
+      expect(held).toBeLessThanOrEqual(1024 * 1024);
+      expect((await small.app.inject({ url: urls[59]! })).headers['x-cache']).toBe('HIT');
+      expect((await small.app.inject({ url: urls[0]! })).headers['x-cache']).toBe('MISS');
     } finally {
       await small.close();
+    }
+  });
+
+  it('sends Cache-Control with HTTP_MAX_AGE_SECONDS for caches in front', async () => {
+    const aged = await createTestApp({ HTTP_MAX_AGE_SECONDS: '60' });
+    try {
+      const res = await aged.app.inject({ url: '/api/v1/families' });
+      expect(res.headers['cache-control']).toBe('public, max-age=60, stale-while-revalidate=60');
+    } finally {
+      await aged.close();
     }
   });
 

@@ -188,6 +188,20 @@ describe('search', () => {
     expect(await search('qqqxxzz')).toEqual([]);
   });
 
+  it('keeps the AND rule in the typo fallback: every term must be similar to a name of the record', async () => {
+    // "tomatoe" alone is similar to Tomato, "lavendel" alone to Lavender; no record is both.
+    expect((await search('tomatoe'))[0]?.slug).toBe('solanum-lycopersicum');
+    expect((await search('lavendel'))[0]?.slug).toBe('lavandula-angustifolia');
+    expect(await search('tomatoe lavendel')).toEqual([]);
+    // The whole text "lavender qqqq" is similar enough to Lavender's names (0.69), but "qqqq" is
+    // similar to none of them.
+    expect(await search('lavender qqqq')).toEqual([]);
+    // Two typos of one record's names still find it.
+    const both = await search('solanun tomatoe');
+    expect(both[0]?.slug).toBe('solanum-lycopersicum');
+    expect(both.every((r) => r.rank < 1)).toBe(true);
+  });
+
   it('takes a short last term as a whole word in descriptions, and word parts from 4 letters', async () => {
     // "apf": the prefix of a name (Apfelbeere) only; too short to match inside Kulturapfel or to
     // start the description word "Apfelförmige".

@@ -7,9 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { inject, vi } from 'vitest';
-import { type ChangeFeed, localChangeFeed } from '../../src/db/change-feed.js';
 import { type Database, newPglite, openPglite, openPostgres } from '../../src/db/client.js';
-import type { InMemoryIndex, SnapshotLog } from '../../src/db/feed-snapshot.js';
 import { adminQuery, withDatabase } from './postgres-admin.js';
 
 export const backend = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -32,29 +30,13 @@ export async function testDatabase(): Promise<Database> {
   };
 }
 
-/**
- * An in-memory index (made by `make`) whose build ran on a database that is gone, and the
- * warnings it logged: how each index is checked to leave its requests to the database then.
- */
-export async function builtOnDatabaseGone<I extends InMemoryIndex>(
-  make: (db: Database['db'], feed: ChangeFeed, log: SnapshotLog) => I,
-): Promise<{ index: I; warnings: string[] }> {
-  const gone = await testDatabase();
-  await gone.close();
-  const warnings: string[] = [];
-  const index = make(gone.db, localChangeFeed(), { info: () => {}, warn: (_obj, msg) => warnings.push(msg) });
-  await index.refresh();
-  return { index, warnings };
-}
-
 /** The first byte of the protocol messages that run a statement: Bind, and a simple Query. */
 const RUNS_STATEMENT = new Set(['B'.charCodeAt(0), 'Q'.charCodeAt(0)]);
 
 /**
  * The number of statements either backend has been sent so far (call once per test file, before
  * the statements to count). On PostgreSQL every statement goes through a client's `query`; on
- * PGlite through a protocol message that binds (or simply runs) it, whether PGlite's own `query`
- * sends it or a named prepared statement does (db/pglite-prepared.ts).
+ * PGlite through a protocol message that binds (or simply runs) it.
  */
 export function statementCounter(): () => number {
   if (backend === 'postgres') {

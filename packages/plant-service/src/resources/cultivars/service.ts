@@ -15,18 +15,9 @@ import type {
 } from '../../schema/cultivars.js';
 import type { Catalogue } from '../catalogue.js';
 import { withSearch } from '../search/tsquery.js';
-import type { CultivarListIndex } from './list-index.js';
 import { cultivarRepository, cultivarSupplierRepository as links } from './repository.js';
 
-/**
- * `listIndex`, when given, answers list pages from memory while it is current (see list-index.ts);
- * the database answers otherwise, and always for searches.
- */
-export function cultivarService(
-  { db }: Database,
-  { cultivars: repo }: Catalogue,
-  listIndex?: CultivarListIndex,
-) {
+export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue) {
   async function speciesSlugOrThrow(ex: Executor, speciesId: string): Promise<string> {
     const slug = await cultivarRepository.speciesSlug(ex, speciesId);
     if (slug === undefined)
@@ -36,9 +27,6 @@ export function cultivarService(
 
   return {
     async list(q: CultivarListQuery): Promise<JsonText<Page<Cultivar>>> {
-      const chosen = listIndex?.select(q);
-      const data = chosen && (await repo.chosenJson(db, chosen));
-      if (chosen && data) return pageJson({ data, total: chosen.total, page: q.page, per_page: q.per_page });
       return pageJson(
         await withSearch(q, (tsquery) => repo.page(db, cultivarRepository.listing(q, tsquery), q)),
       );

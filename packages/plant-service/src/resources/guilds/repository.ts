@@ -142,64 +142,27 @@ export const guildRepository = {
     return rows.map((row) => toFacts(row));
   },
 
-  /** The facts of the species `ids`, each with its row version (`xmin`), in no particular order. */
-  async factsByIds(db: Db, ids: readonly string[]): Promise<(SpeciesFacts & { xmin: string })[]> {
-    if (ids.length === 0) return [];
-    const rows = await runPrepared<Record<string, unknown>>(
-      db,
-      'guild_facts_by_ids',
-      () => sql`select ${factColumns()}, s.xmin::text as xmin from ${species} s
-        where s.id = any(array${elements('ids', 'uuid')})`,
-      { ids: JSON.stringify(ids) },
-    );
-    return rows.map((row) => ({ ...toFacts(row), xmin: row.xmin as string }));
-  },
-
-  /** The row version (`xmin`) of each of the species `ids` that exists, in no particular order. */
-  async versionsByIds(db: Db, ids: readonly string[]): Promise<{ id: string; xmin: string }[]> {
-    if (ids.length === 0) return [];
-    return runPrepared<{ id: string; xmin: string }>(
-      db,
-      'guild_versions_by_ids',
-      () =>
-        sql`select s.id, s.xmin::text as xmin from ${species} s where s.id = any(array${elements('ids', 'uuid')})`,
-      { ids: JSON.stringify(ids) },
-    );
-  },
-
   /**
    * The species `ref` (a slug, or a uuid) with every relation of it and the species on the other
-   * side, and the row versions of the species `versionsOf` (as versionsByIds), in one statement;
-   * undefined when there is no such species. A uuid is looked up by id only.
+   * side, in one statement; undefined when there is no such species. A uuid is looked up by id only.
    */
   async withRelations(
     db: Db,
     ref: string,
-    versionsOf: readonly string[] = [],
-  ): Promise<
-    | {
-        focal: SpeciesFacts;
-        relations: { relation: Relation; other: SpeciesFacts }[];
-        versions: { id: string; xmin: string }[];
-      }
-    | undefined
-  > {
+  ): Promise<{ focal: SpeciesFacts; relations: { relation: Relation; other: SpeciesFacts }[] } | undefined> {
     const byId = isUuid(ref);
     const rows = await runPrepared<Record<string, unknown>>(
       db,
       'guild_with_relations',
       // Two index lookups joined by union, one of them given null: an OR of the two, as a prepared
-      // statement's generic plan, read the whole table. The versions are one uncorrelated subquery,
-      // run once, as text: its value repeats on every row, and only the first is read.
+      // statement's generic plan, read the whole table.
       () => sql`with f as (
           select * from (
             select s.* from ${species} s where s.id = ${sql.placeholder('id')}::uuid
             union all
             select s.* from ${species} s where s.slug = ${sql.placeholder('slug')}::text
           ) found limit 1)
-        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')},
-          (select coalesce(string_agg(v.id::text || ':' || v.xmin::text, ','), '') from ${species} v
-            where v.id = any(array${elements('versions_of', 'uuid')})) as versions
+        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')}
         from f
         left join ${companions} c on c.species_a_id = f.id or c.species_b_id = f.id
         left join ${species} s
@@ -207,24 +170,15 @@ export const guildRepository = {
       {
         id: byId ? ref.toLowerCase() : null,
         slug: byId ? null : ref,
-        versions_of: JSON.stringify(versionsOf),
       },
     );
     const [first] = rows;
     if (first === undefined) return undefined;
-    const versions = first.versions as string;
     return {
       focal: toFacts(first, 'f_'),
       relations: rows
         .filter((r) => r.companion_id !== null && r.companion_id !== undefined)
         .map((r) => ({ relation: toRelation(r), other: toFacts(r) })),
-      versions:
-        versions === ''
-          ? []
-          : versions.split(',').map((pair) => {
-              const [id, xmin] = pair.split(':') as [string, string];
-              return { id, xmin };
-            }),
     };
   },
 

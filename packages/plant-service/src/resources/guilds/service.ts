@@ -7,20 +7,16 @@
  * layers and functions it covers and lacks, and who is not hardy in a given zone.
  *
  * The guild around a species is answered as JSON text, written here in the order the Guild schema
- * declares its members: most of it is the same few best candidates of each group whatever the
- * focal species, so each candidate's text is written once per row version and kept (see
- * CandidateTexts), instead of building and serialising ~60 objects for every request.
+ * declares its members, so its ~60 candidates are serialised once each rather than built into
+ * objects and serialised again.
  */
-import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client.js';
-import type { RowVersion } from '../../db/feed-snapshot.js';
 import { BadRequest, NotFound } from '../../errors.js';
 import type { JsonText } from '../../lib/json-text.js';
 import { isUuid } from '../../lib/slug.js';
 import { EVIDENCE_BONUS, GUILD_FUNCTIONS, type GuildGroupKey } from '../../schema/guild-functions.js';
 import { rangeIncludes, zoneInterval } from '../../schema/hardiness.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
-import type { GuildPicks, SpeciesListIndex } from '../species/list-index.js';
 import {
   type CandidateFilters,
   type Relation,
@@ -95,125 +91,19 @@ function candidate(s: SpeciesFacts, relation?: Relation): Ranked {
   return { score, name_scientific: s.name_scientific, id: s.id, json };
 }
 
-/**
- * How many candidates per group are picked beyond `limit` before the focal species' relations are
- * known: its related species are left out afterwards, and a few are nearly always enough to
- * replace them.
- */
-const SLACK = 2;
-
-/** Candidate texts kept, at most; past it the least recently used is dropped. */
-const KEPT_CANDIDATES = 4_096;
-
-/**
- * The text of candidates without a relation to the focal species, by id, each for the row version
- * it was written from. A text is used only for the row version the database has now (the caller
- * reads the versions in the same statement that confirms the picks), so a write to a species makes
- * its kept text unused, never wrong.
- */
-function candidateTexts() {
-  const kept = new LRUCache<string, { xmin: string; ranked: Ranked }>({ max: KEPT_CANDIDATES });
-  return {
-    get(id: string, xmin: string): Ranked | undefined {
-      const entry = kept.get(id);
-      return entry?.xmin === xmin ? entry.ranked : undefined;
-    },
-    set(id: string, xmin: string, ranked: Ranked): void {
-      kept.set(id, { xmin, ranked });
-    },
-  };
-}
-
 function fits(s: SpeciesFacts, filters: CandidateFilters): boolean {
   const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
   if (zone !== null && !rangeIncludes(s.hardiness, zone)) return false;
   return filters.nativeStatus === undefined || s.native_status === filters.nativeStatus;
 }
 
-/**
- * `index`, when given, picks the candidates of each group from memory while it is current (see
- * species/list-index.ts); their row versions are read, and the picks used only if every record is
- * still the row version the index picked; facts are read only for picks without a kept text. The
- * database picks them otherwise.
- */
-export function guildService({ db }: Database, index?: SpeciesListIndex) {
-  const texts = candidateTexts();
-
-  /**
-   * The index's best `depth` candidates per group leaving out `excluded`; undefined when the index
-   * cannot answer (not current, or a zone it cannot read).
-   */
-  function indexPicks(excluded: string[], filters: CandidateFilters, depth: number): GuildPicks | undefined {
-    const zone = filters.hardinessZone === undefined ? null : zoneInterval(filters.hardinessZone);
-    if (filters.hardinessZone !== undefined && zone === null) return undefined;
-    return index?.guildCandidates({ excluded, zone, nativeStatus: filters.nativeStatus ?? null }, depth);
-  }
-
-  /**
-   * The candidates of `groups` as ranked texts, given the row versions the database has now of
-   * (at least) every id in them: a kept text is used for its version, the facts of the others are
-   * read and must be of that version too. Undefined when one is not (the database answers then).
-   */
-  async function rankedGroups(
-    groups: Map<GuildGroupKey, string[]>,
-    versions: readonly RowVersion[],
-  ): Promise<Map<GuildGroupKey, Ranked[]> | undefined> {
-    const needed = new Set([...groups.values()].flat());
-    const byId = new Map<string, Ranked>();
-    const unknown = new Map<string, string>();
-    for (const { id, xmin } of versions) {
-      if (!needed.has(id)) continue;
-      const ranked = texts.get(id, xmin);
-      if (ranked === undefined) unknown.set(id, xmin);
-      else byId.set(id, ranked);
-    }
-    if (unknown.size > 0) {
-      for (const row of await repo.factsByIds(db, [...unknown.keys()])) {
-        if (row.xmin !== unknown.get(row.id)) return undefined;
-        const ranked = candidate(row);
-        texts.set(row.id, row.xmin, ranked);
-        byId.set(row.id, ranked);
-      }
-    }
-    if (byId.size !== needed.size) return undefined;
-    return new Map([...groups].map(([key, ids]) => [key, ids.map((id) => byId.get(id) as Ranked)]));
-  }
-
-  /**
-   * The best `limit` candidates of every group, leaving out `excluded`. `early`, when given, are
-   * picks made before the exclusions were known, `SLACK` deeper than `limit`, with the versions
-   * read of them: they serve if they still hold and every group keeps `limit` after the
-   * exclusions (or held all its group had). Otherwise the index picks again with the exclusions,
-   * and when it cannot answer, or its picks no longer hold, the database picks.
-   */
+export function guildService({ db }: Database) {
+  /** The best `limit` candidates of every group, leaving out `excluded`. */
   async function topByGroup(
     excluded: string[],
     filters: CandidateFilters,
     limit: number,
-    early?: { picks: GuildPicks; versions: readonly RowVersion[] },
   ): Promise<Map<GuildGroupKey, Ranked[]>> {
-    if (early?.picks.holds(early.versions)) {
-      const skip = new Set(excluded);
-      const groups = new Map<GuildGroupKey, string[]>();
-      for (const [key, ids] of early.picks.groups) {
-        const kept = ids.filter((id) => !skip.has(id));
-        // A walk that stopped at its bound may have had more members past it to replace those left out.
-        if (kept.length < limit && ids.length === limit + SLACK) break;
-        groups.set(key, kept.slice(0, limit));
-      }
-      if (groups.size === early.picks.groups.size) {
-        const ranked = await rankedGroups(groups, early.versions);
-        if (ranked !== undefined) return ranked;
-      }
-    }
-    const picks = indexPicks(excluded, filters, limit);
-    if (picks !== undefined) {
-      const versions = await repo.versionsByIds(db, picks.ids);
-      if (picks.holds(versions)) {
-        const ranked = await rankedGroups(picks.groups, versions);
-        if (ranked !== undefined) return ranked;
-      }
-    }
     const top = await repo.topByGroup(db, excluded, filters, limit);
     return new Map([...top].map(([key, facts]) => [key, facts.map((s) => candidate(s))]));
   }
@@ -221,10 +111,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
   return {
     async guild(ref: string, q: GuildQuery): Promise<JsonText<Guild>> {
       const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
-      // Candidates picked before the species and its relations are read, so that one statement
-      // reads those and the picks' row versions together.
-      const picks = indexPicks([], filters, q.limit + SLACK);
-      const found = await repo.withRelations(db, ref, picks?.ids ?? []);
+      const found = await repo.withRelations(db, ref);
       if (found === undefined) throw new NotFound(`species '${ref}' not found`);
       const { focal, relations } = found;
       const avoid: GuildAvoid[] = relations
@@ -246,7 +133,7 @@ export function guildService({ db }: Database, index?: SpeciesListIndex) {
           .filter(({ relation }) => relation.relationship !== 'neutral')
           .map(({ other }) => other.id),
       ];
-      const top = await topByGroup(excluded, filters, q.limit, picks && { picks, versions: found.versions });
+      const top = await topByGroup(excluded, filters, q.limit);
       // One group's members as a JSON object member: `"name":[candidate,…]`.
       const group = (name: string, key: GuildGroupKey, related: typeof companions) => {
         const ranked = [...related.map((c) => c.scored), ...(top.get(key) ?? [])]

@@ -1,25 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Database } from '../../db/client.js';
 import { errors } from '../../http/route-schemas.js';
 import { Ref } from '../../schema/types.js';
-import {
-  DESCRIPTION_CANDIDATES,
-  MIN_WORD_PART,
-  NAME_CANDIDATES,
-  NAME_WORDS,
-  searchAll,
-} from './repository.js';
 import { SearchQuery, SearchResultSchema } from './schemas.js';
-import type { SearchIndex } from './search-index.js';
+import { MIN_WORD_PART, SEARCH_BOUNDS, type SearchService } from './service.js';
+
+const {
+  words: NAME_WORDS,
+  nameCandidates: NAME_CANDIDATES,
+  describedCandidates: DESCRIPTION_CANDIDATES,
+} = SEARCH_BOUNDS;
 
 // Digits grouped by hand: Number#toLocaleString loads ICU's locale data, about 7 MB of resident
 // memory that nothing else the API serves needs.
 const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-/** `index`, when given, picks the records from memory (search-index.ts). */
 export const searchRoutes =
-  ({ db }: Database, index?: SearchIndex): FastifyPluginAsyncTypebox =>
+  (service: SearchService): FastifyPluginAsyncTypebox =>
   async (app) => {
     app.get(
       '/',
@@ -37,7 +34,7 @@ export const searchRoutes =
             'left of `limit`:\n\n' +
             '1. **Names, word prefixes** (rank 3–4): every whitespace-separated term starts a word of a name ' +
             '(AND; "toma sola" finds Solanum lycopersicum, "Karotte" finds Daucus carota when it is one of its ' +
-            `\`other_names\`). Read from an index of every name word: the first ${thousands(NAME_WORDS)} words, in alphabetical ` +
+            `\`other_names\`). Of all name words, the first ${thousands(NAME_WORDS)} words, in alphabetical ` +
             '(byte) order, that the longest term starts are checked against all terms, so a very common ' +
             'prefix answers as fast as a rare one; type more letters to narrow it. A record whose names match ' +
             'only beyond those words is not found by this group, nor by the next two, which leave out ' +
@@ -48,23 +45,20 @@ export const searchRoutes =
             'are finished words and match whole words of a name or a description; the last term matches ' +
             `as a word prefix once it has ${MIN_WORD_PART} or more characters, before that as a whole word ("red sal" ` +
             'does not yet search descriptions for "salad", "red sala" does).\n' +
-            '4. **Similar names** (rank below 1), only when groups 1–3 found nothing: names whose words are ' +
-            'similar to the text (trigram word similarity of at least 0.5), so typos such as "tomatoe" or ' +
-            '"lavendel" still find Tomato and Lavender.\n\n' +
+            '4. **Similar names** (rank below 1), only when groups 1–3 found nothing: names to which every ' +
+            'term is similar (trigram word similarity of at least 0.5), so typos such as "tomatoe" or ' +
+            '"lavendel" still find Tomato and Lavender. As in every group, all terms must match: a record ' +
+            'similar to only some of them is not found.\n\n' +
             'Within a group, better relevance (more and denser matches) ranks first, then the name, then the id. ' +
             `Groups 2 and 3 rank at most ${NAME_CANDIDATES} name matches (${DESCRIPTION_CANDIDATES} description matches) per entity type; ` +
             'which ones, when there are more, is not specified (nor, in group 1, which records of the last of ' +
-            'its words are checked). Texts of letters a–z only are answered from an in-memory index of every ' +
-            'name and description word, under the same rules; the database answers the others, and any search ' +
-            'while that index is being rebuilt after a write. ' +
+            'its words are checked). ' +
             "Cultivars carry their species' slug " +
             'and scientific name.',
           querystring: SearchQuery,
           response: { 200: Type.Array(Ref(SearchResultSchema)), ...errors(400) },
         },
       },
-      async (request) => {
-        return searchAll(db, request.query.q, request.query.limit, index);
-      },
+      (request) => service.search(request.query.q, request.query.limit),
     );
   };

@@ -18,18 +18,9 @@ import type { Catalogue } from '../catalogue.js';
 import { companionRepository } from '../companions/repository.js';
 import { withSearch } from '../search/tsquery.js';
 import { countFacets, parseFacets } from './facets.js';
-import type { SpeciesListIndex } from './list-index.js';
 import { speciesFilters, speciesRepository } from './repository.js';
 
-/**
- * `listIndex`, when given, answers list pages from memory while it is current (see list-index.ts);
- * the database answers otherwise, and always for searches.
- */
-export function speciesService(
-  { db }: Database,
-  { species: repo, families }: Catalogue,
-  listIndex?: SpeciesListIndex,
-) {
+export function speciesService({ db }: Database, { species: repo, families }: Catalogue) {
   async function checkFamily(ex: Executor, familyId: string | undefined): Promise<void> {
     if (familyId !== undefined && !(await families.exists(ex, familyId))) {
       throw new BadRequest(`family_id: no family with id ${familyId}`, { field: 'family_id' });
@@ -48,12 +39,6 @@ export function speciesService(
     /** A page; with `facets`, also the facet counts over the same filtered set. */
     async list(q: SpeciesListQuery): Promise<JsonText<SpeciesPage>> {
       const facetNames = q.facets === undefined ? [] : parseFacets(q.facets);
-      const chosen = listIndex?.select(q, facetNames);
-      const data = chosen && (await repo.chosenJson(db, chosen));
-      if (chosen && data) {
-        const page = { data, total: chosen.total, page: q.page, per_page: q.per_page };
-        return chosen.facets === undefined ? pageJson(page) : pageJson(page, { facets: chosen.facets });
-      }
       let facets: FacetCounts | undefined;
       const page = await withSearch(q, async (tsquery) => {
         const [found, counts] = await Promise.all([
