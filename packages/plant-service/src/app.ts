@@ -12,6 +12,7 @@ import type { Config } from './config.js';
 import { type ChangeFeed, localChangeFeed } from './db/change-feed.js';
 import type { Database } from './db/client.js';
 import { orderByArrival } from './http/arrival-order.js';
+import { changeAttribution } from './http/change-attribution.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -108,6 +109,7 @@ export async function buildApp({
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await app.register(authRoutes(createOidcLogin(app, database, config), config));
+  await app.register(changeAttribution);
 
   const imageStore = store ?? (await createObjectStore(config.storage.store));
   if (!store) app.addHook('onClose', () => imageStore.close());

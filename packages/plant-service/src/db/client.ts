@@ -8,6 +8,7 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { attributeWrites } from './actor.js';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
 import { preparePgliteRepeated } from './pglite-prepared.js';
@@ -71,7 +72,7 @@ export function openPostgres({
   watchQueries(pool, reachability);
   prepareRepeated(pool, preparedStatements);
   return {
-    db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
+    db: attributeWrites(drizzlePg({ client: pool, schema: tables }) as unknown as Db),
     kind: 'postgres',
     url,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -186,7 +187,7 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
   await preparePgliteRepeated(client, PREPARED_STATEMENTS);
   orderStatements(client);
   return {
-    db: drizzlePglite({ client, schema: tables }) as unknown as Db,
+    db: attributeWrites(drizzlePglite({ client, schema: tables }) as unknown as Db),
     kind: 'pglite',
     // An unclosed PGlite keeps Node from exiting.
     close: async () => {

@@ -9,6 +9,8 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { calendarService } from './calendar/service.js';
 import { catalogueRepositories } from './catalogue.js';
+import { changeRoutes } from './changes/routes.js';
+import { changeService } from './changes/service.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarListIndex } from './cultivars/list-index.js';
@@ -57,7 +59,8 @@ export async function registerResources(
     entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
   });
   await app.register(healthRoutes(database));
-  await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
+  const families = familyService(database, catalogue);
+  await app.register(familyRoutes(families), { prefix: '/api/v1/families' });
   // Each build leaves the snapshot it replaced as garbage: collect it once the builds settle.
   const release = memoryRelease({ log: app.log });
   app.addHook('onClose', async () => release.close());
@@ -81,16 +84,19 @@ export async function registerResources(
     return index;
   };
   const listIndex = inMemory('species_list', speciesListIndex);
-  await app.register(speciesRoutes(speciesService(database, catalogue, listIndex)), {
+  const species = speciesService(database, catalogue, listIndex);
+  await app.register(speciesRoutes(species), {
     prefix: '/api/v1/species',
   });
   const cultivarIndex = inMemory('cultivar_list', cultivarListIndex);
-  await app.register(cultivarRoutes(cultivarService(database, catalogue, cultivarIndex)), {
+  const cultivars = cultivarService(database, catalogue, cultivarIndex);
+  await app.register(cultivarRoutes(cultivars), {
     prefix: '/api/v1/cultivars',
   });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
   await app.register(guildRoutes(guildService(database, listIndex)), { prefix: '/api/v1' });
-  await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
+  const suppliers = supplierService(database, catalogue);
+  await app.register(supplierRoutes(suppliers), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   const wordIndex = inMemory('search', searchIndex);
   await app.register(searchRoutes(database, wordIndex), { prefix: '/api/v1/search' });
@@ -98,6 +104,14 @@ export async function registerResources(
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
+  // Reverting a create deletes the record by the kind's own rules (children, images).
+  const changes = changeService(database, catalogue, {
+    families: families.remove,
+    species: species.remove,
+    cultivars: cultivars.remove,
+    suppliers: suppliers.remove,
+  });
+  await app.register(changeRoutes(changes), { prefix: '/api/v1' });
   return {
     // A failed build is logged by the index itself, and the database answers meanwhile.
     warmIndexes: () => {
