@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRecords } from '../../src/dataset/import.js';
 import { KIND } from '../../src/dataset/kinds.js';
+import { changeRepository } from '../../src/resources/changes/repository.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { backend } from '../helpers/database.js';
 import { fixtures } from '../helpers/fixtures.js';
@@ -328,5 +329,21 @@ describe('revert', () => {
     expect(removed.statusCode).toBe(200);
     expect(removed.json()).toMatchObject({ op: 'delete', reverts: created!.position });
     expect((await revert(family.id, 999_999)).statusCode).toBe(404);
+  });
+});
+
+describe('pruned', () => {
+  it('answers 410 to a reader asking from before the pruned part, and the rest after it', async () => {
+    const { next } = await feed();
+    const pruned = await t.database.db.transaction((tx) =>
+      changeRepository.prune(tx, new Date(Date.now() + 60_000)),
+    );
+    expect(pruned.pruned_through).toBe(next);
+    const gone = await t.app.inject({ url: '/api/v1/changes?after=0' });
+    expect(gone.statusCode).toBe(410);
+    expect(gone.json()).toMatchObject({ pruned_through: next });
+    const family = await make.family('Afterpruneaceae');
+    const rest = await feed(next);
+    expect(rest.data.map((c) => [c.position, c.id])).toEqual([[next + 1, family.id]]);
   });
 });
