@@ -43,7 +43,7 @@ interface Change {
 async function feed(after = 0, headers: Record<string, string> = {}, limit = 1000) {
   const res = await t.app.inject({ url: `/api/v1/changes?after=${after}&limit=${limit}`, headers });
   expect(res.statusCode).toBe(200);
-  return res.json() as { data: Change[]; next: number };
+  return res.json() as { data: Change[]; next: number; last: number };
 }
 
 async function history(path: string, headers: Record<string, string> = {}) {
@@ -204,7 +204,8 @@ describe('history and feed', () => {
     const second = await feed(first.next, {}, 2);
     expect(second.data.map((c) => c.position)).toEqual(positions.slice(2, 4));
     const end = positions.at(-1) as number;
-    expect(await feed(end)).toEqual({ data: [], next: end });
+    expect(await feed(end)).toEqual({ data: [], next: end, last: end });
+    expect(first.last).toBe(end);
     const tooMany = await t.app.inject({ url: '/api/v1/changes?limit=1001' });
     expect(tooMany.statusCode).toBe(400);
   });

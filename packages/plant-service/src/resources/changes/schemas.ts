@@ -108,6 +108,10 @@ export const ChangeFeedSchema = Type.Object(
       description:
         'The `after` to ask with next: the last position on this page, or `after` when it is empty.',
     }),
+    last: Type.Integer({
+      minimum: 0,
+      description: 'The newest committed position when the page was read (0: none yet).',
+    }),
   },
   { $id: 'ChangeFeed', additionalProperties: false },
 );

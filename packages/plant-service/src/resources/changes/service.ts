@@ -95,7 +95,9 @@ export function changeService(
         );
       }
       const data = rows.map((row) => toChange(row, viewer));
-      return { data, next: rows.at(-1)?.position ?? q.after };
+      // Read together, the counter may lag the page by a commit between the two reads.
+      const next = rows.at(-1)?.position ?? q.after;
+      return { data, next, last: Math.max(counter.last_position, next) };
     },
 
     async history(kind: HistoryKind, ref: string, q: HistoryQuery, viewer: Viewer): Promise<HistoryPage> {
