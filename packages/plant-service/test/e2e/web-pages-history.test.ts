@@ -62,6 +62,7 @@ describe('record history in headless Chromium', () => {
     await closeClean(context, problems);
   });
 
+  // The history the first test wrote: its last entry is an update.
   it('shows a reader the history in German, without a revert control', { timeout: SLOW }, async () => {
     const { context, page, problems } = await open({ locale: 'de-DE' });
     await page.goto(`${site.url}/families/acoraceae`);
