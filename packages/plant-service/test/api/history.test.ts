@@ -193,6 +193,25 @@ describe('history and feed', () => {
     expect(tombstone).toMatchObject({ kind: 'family', slug: 'historaceae' });
   });
 
+  it('answers the history of a species, a cultivar and a supplier, by slug and by uuid', async () => {
+    const family = await make.family('Kindaceae');
+    const plant = await make.species(family.id, 'Kinda prima');
+    const cultivar = await make.cultivar(plant.id, 'Erste');
+    const supplier = await make.supplier('Kinda Seeds');
+    for (const [path, record] of [
+      ['species', plant],
+      ['cultivars', cultivar],
+      ['suppliers', supplier],
+    ] as const) {
+      for (const ref of [record.slug, record.id]) {
+        const page = await history(`${path}/${ref}`);
+        expect(page.data.map((c) => [c.op, c.id])).toEqual([['create', record.id]]);
+      }
+    }
+    const unknown = await t.app.inject({ url: '/api/v1/species/no-such-species/history' });
+    expect(unknown.statusCode).toBe(404);
+  });
+
   it('pages the feed in position order with `next`, and an empty page keeps `after`', async () => {
     const all = (await feed()).data;
     expect(all.length).toBeGreaterThan(3);
