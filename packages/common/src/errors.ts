@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'GONE'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'TOO_MANY_REQUESTS'
@@ -57,6 +58,11 @@ export class NotFound extends AppError {
 /** The request clashes with the current state (a taken name, an action the current state refuses). */
 export class Conflict extends AppError {
   readonly code = 'CONFLICT';
+}
+
+/** What was asked for existed once and is no longer kept (e.g. pruned history). */
+export class Gone extends AppError {
+  readonly code = 'GONE';
 }
 
 export class PayloadTooLarge extends AppError {

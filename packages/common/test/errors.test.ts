@@ -4,6 +4,7 @@ import {
   BadRequest,
   Conflict,
   Forbidden,
+  Gone,
   invalidField,
   NotFound,
   PayloadTooLarge,
@@ -49,12 +50,13 @@ describe('the HTTP edge', () => {
       new Forbidden(''),
       new NotFound(''),
       new Conflict(''),
+      new Gone(''),
       new PayloadTooLarge(''),
       new UnsupportedMediaType(''),
       new TooManyRequests(''),
       new ServiceUnavailable(''),
     ].map((error) => errorResponse(error).status);
-    expect(statuses).toEqual([400, 401, 403, 404, 409, 413, 415, 429, 503]);
+    expect(statuses).toEqual([400, 401, 403, 404, 409, 410, 413, 415, 429, 503]);
     expect(Object.keys(HTTP_STATUS)).toHaveLength(statuses.length);
   });
 

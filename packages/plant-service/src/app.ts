@@ -11,6 +11,7 @@ import { createOidcLogin } from './auth/oidc-login.js';
 import type { Config } from './config.js';
 import { type ChangeFeed, changeFeedFor } from './db/change-feed.js';
 import type { Database } from './db/client.js';
+import { changeAttribution } from './http/change-attribution.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
@@ -104,6 +105,7 @@ export async function buildApp({
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
   await app.register(authRoutes(createOidcLogin(app, database, config), config));
+  await app.register(changeAttribution);
 
   const imageStore = store ?? (await createObjectStore(config.storage.store));
   if (!store) app.addHook('onClose', () => imageStore.close());

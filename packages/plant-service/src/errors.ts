@@ -8,6 +8,7 @@ export {
   BadRequest,
   Conflict,
   Forbidden,
+  Gone,
   NotFound,
   PayloadTooLarge,
   ServiceUnavailable,

@@ -14,8 +14,17 @@ export class ApiError extends Error {
   }
 }
 
-async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { accept: 'application/json' } };
+/**
+ * The header a write names its reason in, for the service's change log: percent-encoded, as a
+ * header carries no other characters safely.
+ */
+function reasonHeader(reason: string | undefined): Record<string, string> {
+  const text = reason?.trim();
+  return text ? { 'x-change-reason': encodeURIComponent(text) } : {};
+}
+
+async function send<T>(method: string, path: string, body?: unknown, reason?: string): Promise<T> {
+  const init: RequestInit = { method, headers: { accept: 'application/json', ...reasonHeader(reason) } };
   if (body instanceof FormData) init.body = body;
   else if (body !== undefined) {
     init.body = JSON.stringify(body);
@@ -31,8 +40,8 @@ async function send<T>(method: string, path: string, body?: unknown): Promise<T>
 
 export const api = {
   get: <T>(path: string) => send<T>('GET', path),
-  post: <T>(path: string, body: unknown) => send<T>('POST', path, body),
-  put: <T>(path: string, body: unknown) => send<T>('PUT', path, body),
+  post: <T>(path: string, body: unknown, reason?: string) => send<T>('POST', path, body, reason),
+  put: <T>(path: string, body: unknown, reason?: string) => send<T>('PUT', path, body, reason),
   del: (path: string) => send<{ deleted: boolean }>('DELETE', path),
 };
 
@@ -153,6 +162,20 @@ export interface Member {
   name_de: Nullable<string>;
   plant_layer: Nullable<string>;
   primary_image_key: Nullable<string>;
+}
+
+/** One entry of a record's history (the service's change log). */
+export interface Change {
+  position: number;
+  committed_at: string;
+  kind: string;
+  id: string;
+  slug: Nullable<string>;
+  op: 'create' | 'update' | 'delete';
+  fields: Record<string, { old: unknown; new: unknown }>;
+  actor: { kind: 'user' | 'token' | 'import' | 'database'; name: Nullable<string>; email?: Nullable<string> };
+  reason: Nullable<string>;
+  reverts: Nullable<number>;
 }
 
 export interface User {

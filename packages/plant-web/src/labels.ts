@@ -338,3 +338,28 @@ export function editableFields(groups: FieldGroup[]): FieldSpec[] {
         : [field],
     );
 }
+
+/** Labels of every field a record's history may name, by key. */
+const FIELD_LABELS: ReadonlyMap<string, Label> = new Map(
+  [
+    ...SPECIES_GROUPS,
+    ...CULTIVAR_GROUPS,
+    { title: ['', ''] as Label, fields: [...FAMILY_FIELDS, ...SUPPLIER_FIELDS] },
+  ]
+    .flatMap((group) => group.fields)
+    .flatMap((field): [string, Label][] => [
+      [field.key, field.label],
+      ...(LOCALIZED.includes(field.key)
+        ? ([
+            [`${field.key}_de`, [`${field.label[0]} (Deutsch)`, `${field.label[1]} (German)`]],
+            [`${field.key}_en`, [`${field.label[0]} (Englisch)`, `${field.label[1]} (English)`]],
+          ] as [string, Label][])
+        : []),
+    ]),
+);
+
+/** A field's label in plain words; a field the site does not show reads as its key. */
+export function fieldLabel(key: string, lang: Lang): string {
+  const known = FIELD_LABELS.get(key);
+  return known ? label(known, lang) : key;
+}

@@ -67,8 +67,14 @@ export async function insertToken(
   return { record: row!, token: `${TOKEN_PREFIX}${row!.id.replaceAll('-', '')}${secret}` };
 }
 
-/** The owner (with current roles) of a live token; undefined if malformed, unknown, revoked or expired. */
-export async function findTokenUser(ex: Executor, token: string): Promise<SessionUser | undefined> {
+/**
+ * The owner (with current roles) of a live token, and the token's id; undefined if malformed,
+ * unknown, revoked or expired.
+ */
+export async function findTokenUser(
+  ex: Executor,
+  token: string,
+): Promise<(SessionUser & { token_id: string }) | undefined> {
   const match = TOKEN_PATTERN.exec(token);
   if (!match) return undefined;
   const hex = match[1]!;
@@ -92,7 +98,7 @@ export async function findTokenUser(ex: Executor, token: string): Promise<Sessio
     await ex.update(apiTokens).set({ last_used_at: sql`now()` }).where(eq(apiTokens.id, id));
   }
   const { secret_hash: _hash, expires_at: _expires, last_used_at: _used, ...user } = row;
-  return user;
+  return { ...user, token_id: id };
 }
 
 /** Tokens of one user, or of everyone (userId undefined), newest first. */

@@ -24,11 +24,15 @@ declare module 'fastify' {
     user: SessionUser | null;
     /** How `user` was authenticated. */
     authMethod: 'session' | 'token' | null;
+    /** The API token's id when `user` was authenticated by one. */
+    tokenId: string | null;
   }
   interface FastifyInstance {
     auth: {
       /** Any valid session. */
       session: preHandlerAsyncHookHandler;
+      /** For public reads that show more to some users: the user if credentials are valid, else none. */
+      optional: preHandlerAsyncHookHandler;
       /** A session whose user may write (WRITE_ACCESS). */
       writer: preHandlerAsyncHookHandler;
       /** A session of an administrator. */
@@ -50,15 +54,18 @@ export const authGuard = fp<{ database: Database; config: AuthSettings }>(
     app.decorateRequest('user', null);
 
     app.decorateRequest('authMethod', null);
+    app.decorateRequest('tokenId', null);
 
     async function requireUser(request: FastifyRequest): Promise<SessionUser> {
       if (request.user) return request.user;
       const bearer = bearerToken(request);
       if (bearer !== undefined) {
-        const user = await findTokenUser(database.db, bearer);
-        if (!user) throw new Unauthorized('invalid API token: unknown, revoked or expired');
+        const found = await findTokenUser(database.db, bearer);
+        if (!found) throw new Unauthorized('invalid API token: unknown, revoked or expired');
+        const { token_id, ...user } = found;
         request.user = user;
         request.authMethod = 'token';
+        request.tokenId = token_id;
         return user;
       }
       const token = request.cookies[SESSION_COOKIE];
@@ -72,6 +79,15 @@ export const authGuard = fp<{ database: Database; config: AuthSettings }>(
     app.decorate('auth', {
       session: async (request: FastifyRequest, _reply: FastifyReply) => {
         await requireUser(request);
+      },
+      optional: async (request: FastifyRequest, _reply: FastifyReply) => {
+        if (bearerToken(request) === undefined && request.cookies[SESSION_COOKIE] === undefined) return;
+        try {
+          await requireUser(request);
+        } catch (error) {
+          // A public read stays public: invalid credentials only mean nothing more is shown.
+          if (!(error instanceof Unauthorized)) throw error;
+        }
       },
       writer: async (request: FastifyRequest, _reply: FastifyReply) => {
         const user = await requireUser(request);

@@ -1,5 +1,6 @@
 /**
- * `npm run plants -- <command>`: bulk import and export of the plant data. Uses the
+ * `npm run plants -- <command>`: bulk import and export of the plant data, and pruning the change
+ * log. Uses the
  * server's configuration: DATABASE_URL, else the embedded database under DATA_DIR (stop the
  * server first: an embedded database has one user at a time).
  */
@@ -19,6 +20,7 @@ import {
 import { type Database, openPglite, openPostgres } from '../db/client.js';
 import { DirectoryLocked } from '../db/directory-lock.js';
 import { migrate } from '../db/migrate.js';
+import { changeRepository } from '../resources/changes/repository.js';
 
 const USAGE = `Usage: npm run plants -- <command>
 
@@ -33,6 +35,10 @@ const USAGE = `Usage: npm run plants -- <command>
                                   (use npm run -s, so npm prints no banner into it).
   check <dir|file|->...           Check files without a database: schemas, duplicates, and
                                   references within the files.
+  prune-changes --before <date>   Delete the change log's entries committed before the date (an
+                                  ISO 8601 date or date-time; a date alone is midnight UTC). The
+                                  log is kept for ever unless pruned; feed readers asking from
+                                  before the pruned part are told to read the export again.
 
 Database: DATABASE_URL, else the embedded database under DATA_DIR (as the server).`;
 
@@ -106,6 +112,23 @@ async function runCheck(inputs: string[]): Promise<void> {
   console.log(`${sources.length} records, no problems`);
 }
 
+async function runPruneChanges(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args, options: { before: { type: 'string' } } });
+  if (positionals.length > 0 || values.before === undefined) {
+    throw new UsageError('prune-changes: give --before <date>');
+  }
+  const before = new Date(values.before);
+  if (!/^\d{4}-\d\d-\d\d/.test(values.before) || Number.isNaN(before.getTime())) {
+    throw new UsageError(`prune-changes: --before '${values.before}' is not an ISO 8601 date or date-time`);
+  }
+  const { deleted, pruned_through } = await withDatabase((database) =>
+    database.db.transaction((tx) => changeRepository.prune(tx, before)),
+  );
+  console.log(
+    `pruned ${deleted} changes committed before ${before.toISOString()} (positions up to ${pruned_through})`,
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   // npm runs this in the package folder; paths are meant relative to where the user typed.
   process.chdir(process.env.INIT_CWD ?? process.cwd());
@@ -114,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
     if (command === 'import') await runImport(args);
     else if (command === 'export') await runExport(args);
     else if (command === 'check') await runCheck(args);
+    else if (command === 'prune-changes') await runPruneChanges(args);
     else if (command === undefined || command === 'help' || command === '--help') console.log(USAGE);
     else throw new UsageError(`unknown command '${command}'`);
     return 0;

@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream';
 import { getTableName, sql } from 'drizzle-orm';
+import { withActor } from '../db/actor.js';
 import { CHANGE_CHANNEL } from '../db/change-feed.js';
 import type { Database, Tx } from '../db/client.js';
 import { vacuumAnalyze } from '../db/statistics.js';
@@ -44,23 +45,26 @@ export async function importRecords(
   readProblems: readonly Problem[] = [],
 ): Promise<ImportReport> {
   const checked = checkDataset(sources);
-  const report = await database.db.transaction(async (tx) => {
-    const problems = [
-      ...readProblems,
-      ...checked.problems,
-      ...(await databaseProblems(tx, checked.unresolved)),
-    ];
-    if (problems.length > 0) throw new InvalidDataset(ordered(problems));
-    const byKind = new Map<KindName, Record<string, unknown>[]>(KINDS.map((k) => [k.name, []]));
-    for (const source of sources) byKind.get(source.kind.name)?.push(source.record);
-    const report = {} as ImportReport;
-    for (const kind of KINDS) report[kind.name] = await upsertKind(tx, kind, byKind.get(kind.name) ?? []);
-    // Running instances drop their cached responses (db/change-feed.ts); delivered on commit.
-    if (Object.values(report).some((c) => c.inserted + c.updated > 0)) {
-      await tx.execute(sql.raw(`notify ${CHANGE_CHANNEL}`));
-    }
-    return report;
-  });
+  // The change log names the import as the writer of everything it writes.
+  const report = await withActor({ kind: 'import' }, () =>
+    database.db.transaction(async (tx) => {
+      const problems = [
+        ...readProblems,
+        ...checked.problems,
+        ...(await databaseProblems(tx, checked.unresolved)),
+      ];
+      if (problems.length > 0) throw new InvalidDataset(ordered(problems));
+      const byKind = new Map<KindName, Record<string, unknown>[]>(KINDS.map((k) => [k.name, []]));
+      for (const source of sources) byKind.get(source.kind.name)?.push(source.record);
+      const report = {} as ImportReport;
+      for (const kind of KINDS) report[kind.name] = await upsertKind(tx, kind, byKind.get(kind.name) ?? []);
+      // Running instances drop their cached responses (db/change-feed.ts); delivered on commit.
+      if (Object.values(report).some((c) => c.inserted + c.updated > 0)) {
+        await tx.execute(sql.raw(`notify ${CHANGE_CHANNEL}`));
+      }
+      return report;
+    }),
+  );
   // Fresh planner statistics for what a bulk write changed (PGlite has no autovacuum).
   const written = KINDS.filter((k) => report[k.name].inserted + report[k.name].updated > 0);
   await vacuumAnalyze(

@@ -8,6 +8,7 @@ import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { attributeWrites } from './actor.js';
 import { databaseUnreachable } from './constraints.js';
 import { lockDirectory } from './directory-lock.js';
 import { type Reachability, type ReachabilityLog, watchReachability } from './reachability.js';
@@ -55,7 +56,7 @@ export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptio
   pool.on('connect', (client) => client.on('error', (error) => reachability.lost(error)));
   watchQueries(pool, reachability);
   return {
-    db: drizzlePg({ client: pool, schema: tables }) as unknown as Db,
+    db: attributeWrites(drizzlePg({ client: pool, schema: tables }) as unknown as Db),
     kind: 'postgres',
     url,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -148,7 +149,7 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     throw error;
   });
   return {
-    db: drizzlePglite({ client, schema: tables }) as unknown as Db,
+    db: attributeWrites(drizzlePglite({ client, schema: tables }) as unknown as Db),
     kind: 'pglite',
     pglite: client,
     // An unclosed PGlite keeps Node from exiting.

@@ -4,11 +4,13 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   customType,
   index,
   integer,
+  jsonb,
   type PgColumn,
   pgTable,
   primaryKey,
@@ -353,3 +355,61 @@ export const apiTokens = pgTable(
   },
   (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at)],
 );
+
+/**
+ * The change log: one entry per created, updated or deleted catalogue row, written by row triggers
+ * (migration 0014) in the writer's own transaction, whoever writes. `position` is the entry's place
+ * in commit order: null while its transaction runs, assigned at commit under the counter's row lock
+ * (see docs/history.md). `fields` holds every changed field as `{ old, new }`.
+ */
+export const changes = pgTable(
+  'changes',
+  {
+    /** Insertion order within a transaction; internal (positions are what clients see). */
+    id: bigint({ mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    position: bigint({ mode: 'number' }),
+    txid: bigint({ mode: 'number' }).notNull().default(sql`(pg_current_xact_id()::text::bigint)`),
+    committed_at: timestamp({ withTimezone: true, mode: 'date' }),
+    kind: text().notNull(),
+    record_id: uuid().notNull(),
+    slug: text(),
+    op: text().$type<'create' | 'update' | 'delete'>().notNull(),
+    fields: jsonb().$type<Record<string, { old: unknown; new: unknown }>>().notNull(),
+    actor_kind: text().$type<'user' | 'token' | 'import' | 'database'>().notNull(),
+    actor_user_id: uuid(),
+    actor_token_id: uuid(),
+    actor_role: text().notNull(),
+    reason: text(),
+    reverts: bigint({ mode: 'number' }),
+  },
+  (t) => [
+    uniqueIndex('changes_position_idx').on(t.position),
+    index('changes_record_idx').on(t.record_id, t.position),
+    index('changes_pending_idx').on(t.txid).where(sql`${t.position} is null`),
+    index('changes_committed_idx').on(t.committed_at),
+    check('changes_op', sql`${t.op} in ('create', 'update', 'delete')`),
+    check('changes_actor_kind', sql`${t.actor_kind} in ('user', 'token', 'import', 'database')`),
+  ],
+);
+
+/**
+ * One row: the last position handed out, and the last one pruned (a feed reader asking from
+ * before it has missed entries). Its row lock, taken at commit, orders the positions.
+ */
+export const changeCounter = pgTable(
+  'change_counter',
+  {
+    only_row: boolean().primaryKey().default(true),
+    last_position: bigint({ mode: 'number' }).notNull().default(0),
+    pruned_through: bigint({ mode: 'number' }).notNull().default(0),
+  },
+  (t) => [check('change_counter_one_row', sql`${t.only_row}`)],
+);
+
+/**
+ * Columns the change log leaves out of every entry, in any table: bookkeeping and text derived
+ * from the other columns. Generated columns are left out without being named here.
+ */
+export const changeIgnoredColumns = pgTable('change_ignored_columns', {
+  column_name: text().primaryKey(),
+});

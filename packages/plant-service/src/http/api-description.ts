@@ -104,6 +104,28 @@ API token sent as \`Authorization: Bearer <token>\`.
   one snapshot and the file is streamed to every client asking for it. Bulk imports run from the CLI
   (no HTTP import endpoint) and invalidate the response caches like any write.
 
+## Change log: history, feed, revert
+- **What is recorded.** Every create, update and delete of a family, species, cultivar, supplier,
+  supplier link, companion relation or image, by whoever writes (this API, the bulk import, SQL),
+  recorded by the database in the same transaction: the record's kind, id and slug, the operation,
+  every changed field with its old and new value (a create: the fields it set; a delete: every field
+  the record had), the writer (\`user\`, \`token\`, \`import\` or \`database\`), and the reason.
+  Derived columns and \`updated_at\` are left out; an update that changed nothing is not recorded.
+- **Reason.** Any data write may send \`X-Change-Reason\`: percent-encoded UTF-8, at most 500
+  characters once decoded, no control characters (else 400 naming \`x-change-reason\`).
+- **Who sees what.** Reads are public: the changes, the writer's kind and an editor's display name.
+  A signed-in administrator also sees user ids, e-mail addresses, the API token (id and name) and the
+  database role.
+- **Feed** (\`GET /api/v1/changes\`): entries in commit order; positions have no gaps and a position is
+  visible only once every smaller one is, so a reader asking with \`after\` = the last \`next\` sees
+  every committed change exactly once and never one that rolled back.
+- **History** (\`GET /api/v1/{kind}/{ref}/history\`): newest first, paginated; a deleted record by uuid.
+- **Revert** (\`POST …/history/{change}/revert\`, editors): see the operation; 409 names the fields
+  later changes touched unless \`overwrite\`.
+- **Retention.** Entries are kept until an operator prunes them before a date
+  (\`npm run plants -- prune-changes --before <date>\`); the feed answers 410 to a reader asking from
+  before the pruned part. The export is unaffected.
+
 ## Planning: hardiness, facets, guilds, calendar
 - **Hardiness zones.** \`hardiness_zone_usda\` is one USDA zone \`N\`, \`Na\` or \`Nb\` (N 1–13) or a range
   \`N-M\` / \`Na-Mb\` (sides may mix, e.g. \`4-8b\`), the colder zone first; anything else, including

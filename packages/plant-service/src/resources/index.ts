@@ -5,6 +5,8 @@ import type { ObjectStore } from '../storage/object-store.js';
 import { calendarRoutes } from './calendar/routes.js';
 import { calendarService } from './calendar/service.js';
 import { catalogueRepositories } from './catalogue.js';
+import { changeRoutes } from './changes/routes.js';
+import { changeService } from './changes/service.js';
 import { companionRoutes } from './companions/routes.js';
 import { companionService } from './companions/service.js';
 import { cultivarRoutes } from './cultivars/routes.js';
@@ -50,20 +52,32 @@ export async function registerResources(
     entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
   });
   await app.register(healthRoutes(database));
-  await app.register(familyRoutes(familyService(database, catalogue)), { prefix: '/api/v1/families' });
-  await app.register(speciesRoutes(speciesService(database, catalogue)), {
+  const families = familyService(database, catalogue);
+  await app.register(familyRoutes(families), { prefix: '/api/v1/families' });
+  const species = speciesService(database, catalogue);
+  await app.register(speciesRoutes(species), {
     prefix: '/api/v1/species',
   });
-  await app.register(cultivarRoutes(cultivarService(database, catalogue)), {
+  const cultivars = cultivarService(database, catalogue);
+  await app.register(cultivarRoutes(cultivars), {
     prefix: '/api/v1/cultivars',
   });
   await app.register(calendarRoutes(calendarService(database)), { prefix: '/api/v1/calendar' });
   await app.register(guildRoutes(guildService(database)), { prefix: '/api/v1' });
-  await app.register(supplierRoutes(supplierService(database, catalogue)), { prefix: '/api/v1/suppliers' });
+  const suppliers = supplierService(database, catalogue);
+  await app.register(supplierRoutes(suppliers), { prefix: '/api/v1/suppliers' });
   await app.register(companionRoutes(companionService(database)), { prefix: '/api/v1/companions' });
   await app.register(searchRoutes(searchService(database)), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
+  // Reverting a create deletes the record by the kind's own rules (children, images).
+  const changes = changeService(database, catalogue, {
+    families: families.remove,
+    species: species.remove,
+    cultivars: cultivars.remove,
+    suppliers: suppliers.remove,
+  });
+  await app.register(changeRoutes(changes), { prefix: '/api/v1' });
 }

@@ -6,6 +6,7 @@ import { FamilyPageSchema, FamilySchema } from '../schema/families.js';
 import { SpeciesPageSchema, SpeciesSchema } from '../schema/species.js';
 import { SupplierListSchema, SupplierSchema } from '../schema/suppliers.js';
 import { CalendarSchema } from './calendar/schemas.js';
+import { changeSchemas } from './changes/schemas.js';
 import { GuildCandidateSchema, GuildCheckSchema, GuildMemberSchema, GuildSchema } from './guilds/schemas.js';
 import { ImageSchema } from './images/schemas.js';
 import { SearchResultSchema } from './search/schemas.js';
@@ -29,4 +30,5 @@ export const sharedSchemas = [
   GuildSchema,
   GuildCheckSchema,
   CalendarSchema,
+  ...changeSchemas,
 ];

@@ -105,4 +105,26 @@ describe('npm run plants', { timeout: 120_000 }, () => {
     expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ type: 'family', slug: 'acoraceae' });
     expect(JSON.parse(lines.at(-1) ?? '{}').type).toBe('companion');
   });
+
+  it('prune-changes: deletes the change log before a date, and refuses a bad date', async () => {
+    const bad = await plants('prune-changes', '--before', 'yesterday');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--before 'yesterday' is not an ISO 8601 date");
+    const none = await plants('prune-changes', '--before', '2000-01-01');
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(
+      /^pruned 0 changes committed before 2000-01-01T00:00:00.000Z \(positions up to 0\)$/m,
+    );
+    // The import above wrote thousands of entries; all are older than tomorrow.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    const all = await plants('prune-changes', '--before', tomorrow);
+    expect(all.code, all.stderr).toBe(0);
+    const [, deleted, through] =
+      /^pruned (\d+) changes .* \(positions up to (\d+)\)$/m.exec(all.stdout) ?? [];
+    expect(Number(deleted)).toBeGreaterThan(1000);
+    expect(Number(through)).toBe(Number(deleted));
+    const again = await plants('prune-changes', '--before', tomorrow);
+    expect(again.stdout).toMatch(/^pruned 0 changes .* \(positions up to \d+\)$/m);
+    expect(again.stdout).toContain(`positions up to ${through}`);
+  });
 });

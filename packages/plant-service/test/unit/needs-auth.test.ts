@@ -21,6 +21,7 @@ describe('route plugins that use the auth guard', () => {
       async (instance) => {
         instance.decorate('auth', {
           session: async () => {},
+          optional: async () => {},
           writer: async () => {},
           admin: async () => {},
         });

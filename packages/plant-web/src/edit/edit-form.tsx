@@ -55,14 +55,15 @@ export function EditForm(props: {
   creating?: boolean;
   /** How an `enum` field's option reads; by default its plain-word label. */
   valueText?(value: string): string | undefined;
-  /** Sends the payload; resolves when stored. */
-  onSubmit(payload: Record<string, unknown>): Promise<unknown>;
+  /** Sends the payload (and, editing, the reason the editor gave); resolves when stored. */
+  onSubmit(payload: Record<string, unknown>, reason?: string): Promise<unknown>;
   onDone?(): void;
   onCancel?(): void;
 }) {
   const { t, lang } = useT();
   const initial = Object.fromEntries(props.fields.map((f) => [f.key, toText(f, props.record[f.key])]));
   const [draft, setDraft] = useState<Draft>(initial);
+  const [reason, setReason] = useState('');
   const [error, setError] = useState<ApiError | undefined>();
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
@@ -79,7 +80,7 @@ export function EditForm(props: {
     setError(undefined);
     setDone(false);
     try {
-      await props.onSubmit(payload);
+      await props.onSubmit(payload, props.creating ? undefined : reason);
       setDone(true);
       props.onDone?.();
     } catch (caught) {
@@ -143,6 +144,18 @@ export function EditForm(props: {
           </div>
         );
       })}
+      {props.creating ? null : (
+        <div class="form-field">
+          <label for={`${props.id}-reason`}>{t('changeReason')}</label>
+          <input
+            id={`${props.id}-reason`}
+            type="text"
+            maxLength={500}
+            value={reason}
+            onInput={(e) => setReason((e.currentTarget as HTMLInputElement).value)}
+          />
+        </div>
+      )}
       {error && !fieldKnown ? (
         <p class="field-error" role="alert">
           {error.message}

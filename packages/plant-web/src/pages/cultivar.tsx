@@ -5,6 +5,7 @@ import { commonName, Loading, useTitle } from '../components/common.js';
 import { WhereToBuy } from '../components/cultivar-list.js';
 import { FieldGroups } from '../components/fields.js';
 import { Gallery } from '../components/gallery.js';
+import { History } from '../components/history.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
 import { useT } from '../i18n.js';
@@ -62,7 +63,7 @@ function CultivarView({ cultivar, reload }: { cultivar: Cultivar; reload(): void
           id="cultivar-edit"
           fields={[{ key: 'name', label: ['Sortenname', 'Cultivar name'], kind: 'text' }, ...EDITABLE]}
           record={cultivar}
-          onSubmit={(payload) => api.put(`/api/v1/cultivars/${cultivar.id}`, payload)}
+          onSubmit={(payload, reason) => api.put(`/api/v1/cultivars/${cultivar.id}`, payload, reason)}
           onDone={() => {
             setEditing(false);
             reload();
@@ -74,6 +75,7 @@ function CultivarView({ cultivar, reload }: { cultivar: Cultivar; reload(): void
       <WhereToBuy cultivar={cultivar} suppliers={suppliers.data} />
       {canWrite ? <SupplierLinks cultivar={cultivar} suppliers={suppliers.data ?? []} /> : null}
       <Gallery entityType="cultivar" entityId={cultivar.id} name={cultivar.name} />
+      <History kind="cultivars" id={cultivar.id} version={String(cultivar.updated_at)} onReverted={reload} />
     </article>
   );
 }
@@ -132,7 +134,9 @@ function SupplierSelectForm(props: { cultivar: Cultivar; suppliers: Supplier[]; 
         record={{}}
         submitLabel="add"
         valueText={(v) => names.get(v) ?? v}
-        onSubmit={(payload) => api.post(`/api/v1/cultivars/${props.cultivar.id}/suppliers`, payload)}
+        onSubmit={(payload, reason) =>
+          api.post(`/api/v1/cultivars/${props.cultivar.id}/suppliers`, payload, reason)
+        }
         onDone={props.onDone}
       />
     </div>

@@ -3,6 +3,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { api, type Family, type Member, type Page } from '../api.js';
 import { commonName, Loading, SpeciesCard, useTitle } from '../components/common.js';
 import { Gallery } from '../components/gallery.js';
+import { History } from '../components/history.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
 import { useT } from '../i18n.js';
@@ -49,7 +50,7 @@ function FamilyView({ family, reload }: { family: Family; reload(): void }) {
           id="family-edit"
           fields={FAMILY_FIELDS}
           record={family}
-          onSubmit={(payload) => api.put(`/api/v1/families/${family.id}`, payload)}
+          onSubmit={(payload, reason) => api.put(`/api/v1/families/${family.id}`, payload, reason)}
           onDone={() => {
             setEditing(false);
             reload();
@@ -69,6 +70,7 @@ function FamilyView({ family, reload }: { family: Family; reload(): void }) {
         </ul>
       </section>
       <Gallery entityType="family" entityId={family.id} name={name ?? family.name_scientific} />
+      <History kind="families" id={family.id} version={String(family.updated_at)} onReverted={reload} />
     </article>
   );
 }

@@ -6,6 +6,7 @@ import { Companions } from '../components/companions.js';
 import { CultivarList } from '../components/cultivar-list.js';
 import { FieldGroups } from '../components/fields.js';
 import { Gallery } from '../components/gallery.js';
+import { History } from '../components/history.js';
 import { Picture } from '../components/picture.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
@@ -93,7 +94,7 @@ function SpeciesView({ species, reload }: { species: Species; reload(): void }) 
             id="species-edit"
             fields={EDITABLE}
             record={species}
-            onSubmit={(payload) => api.put(`/api/v1/species/${species.id}`, payload)}
+            onSubmit={(payload, reason) => api.put(`/api/v1/species/${species.id}`, payload, reason)}
             onDone={() => {
               setEditing(false);
               reload();
@@ -106,6 +107,7 @@ function SpeciesView({ species, reload }: { species: Species; reload(): void }) 
       <Companions species={species} />
       <CultivarList speciesSlug={species.slug} />
       <Gallery entityType="species" entityId={species.id} name={name ?? species.name_scientific} />
+      <History kind="species" id={species.id} version={String(species.updated_at)} onReverted={reload} />
     </article>
   );
 }

@@ -3,6 +3,7 @@ import { useLocation, useRoute } from 'preact-iso';
 import { api, type Supplier } from '../api.js';
 import { Loading, useTitle } from '../components/common.js';
 import { FieldGroups } from '../components/fields.js';
+import { History } from '../components/history.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
 import { useT } from '../i18n.js';
@@ -78,7 +79,7 @@ function SupplierView({ supplier, reload }: { supplier: Supplier; reload(): void
             id="supplier-edit"
             fields={SUPPLIER_FIELDS}
             record={supplier}
-            onSubmit={(payload) => api.put(`/api/v1/suppliers/${supplier.id}`, payload)}
+            onSubmit={(payload, reason) => api.put(`/api/v1/suppliers/${supplier.id}`, payload, reason)}
             onDone={() => {
               setEditing(false);
               reload();
@@ -88,6 +89,7 @@ function SupplierView({ supplier, reload }: { supplier: Supplier; reload(): void
         </section>
       ) : null}
       <FieldGroups record={supplier} groups={GROUPS} />
+      <History kind="suppliers" id={supplier.id} version={String(supplier.updated_at)} onReverted={reload} />
     </article>
   );
 }

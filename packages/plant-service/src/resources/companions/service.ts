@@ -38,7 +38,8 @@ export function companionService({ db }: Database) {
     },
 
     async remove(id: string): Promise<void> {
-      if (!(await repo.delete(db, id.toLowerCase())))
+      // In a transaction, as every write is: its begin declares the writer to the change log.
+      if (!(await db.transaction((tx) => repo.delete(tx, id.toLowerCase()))))
         throw new NotFound(`companion relation ${id} not found`);
     },
   };

@@ -73,7 +73,11 @@ export function cultivarService({ db }: Database, { cultivars: repo }: Catalogue
     },
 
     async removeSupplier(cultivarId: string, supplierId: string): Promise<void> {
-      if (!(await links.delete(db, cultivarId.toLowerCase(), supplierId.toLowerCase()))) {
+      // In a transaction, as every write is: its begin declares the writer to the change log.
+      const removed = await transaction(db, ({ tx }) =>
+        links.delete(tx, cultivarId.toLowerCase(), supplierId.toLowerCase()),
+      );
+      if (!removed) {
         throw new NotFound(`cultivar ${cultivarId} has no link to supplier ${supplierId}`);
       }
     },
