@@ -120,6 +120,7 @@ export async function buildApp({
       onResize: metrics.resize,
     },
     changeFeed,
+    config,
   );
   app.decorate('warmIndexes', resources.warmIndexes);
   await registerWebPages(app);

@@ -46,7 +46,7 @@ export function loginService(
   relyingParty: RelyingParty | undefined,
   log: FastifyBaseLogger,
 ): LoginService {
-  const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
+  const policy: Pick<SessionPolicy, 'maxMs'> = { maxMs: config.sessionMaxMs };
   const { roles: rules } = config.auth;
 
   function provider(): RelyingParty {

@@ -25,6 +25,7 @@ export async function upsertUser(ex: Executor, identity: LoginIdentity): Promise
     is_admin: identity.isAdmin,
     is_editor: identity.isEditor,
     last_login_at: sql`now()`,
+    roles_checked_at: sql`now()`,
   };
   const [row] = await ex
     .insert(users)

@@ -33,7 +33,7 @@ import { speciesService } from './species/service.js';
 import { supplierRoutes } from './suppliers/routes.js';
 import { supplierService } from './suppliers/service.js';
 import { tokenRoutes } from './tokens/routes.js';
-import { tokenService } from './tokens/service.js';
+import { type TokenLifetimes, tokenService } from './tokens/service.js';
 
 /** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
 export interface ResourceStorage {
@@ -48,6 +48,7 @@ export async function registerResources(
   database: Database,
   storage: ResourceStorage,
   changeFeed: ChangeFeed,
+  tokenLifetimes: TokenLifetimes,
 ): Promise<{ warmIndexes(): void }> {
   const catalogue = catalogueRepositories(listTotals(database.db, changeFeed));
   // Deleting a family, species or cultivar removes its images.
@@ -97,7 +98,7 @@ export async function registerResources(
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
-  await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
+  await app.register(tokenRoutes(tokenService(database, tokenLifetimes)), { prefix: '/api/v1/tokens' });
   return {
     // A failed build is logged by the index itself, and the database answers meanwhile.
     warmIndexes: () => {

@@ -147,6 +147,7 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
           nickname: user.nickname,
           admin: user.is_admin,
           can_write: canWrite(user, config.writeAccess),
+          roles_current: user.roles_current,
         };
       },
     );
