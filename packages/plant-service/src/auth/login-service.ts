@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Database } from '../db/client.js';
-import { BadRequest, ServiceUnavailable, Unauthorized } from '../errors.js';
+import { BadRequest, Forbidden, ServiceUnavailable, Unauthorized } from '../errors.js';
 import type { AuthSettings } from './auth-settings.js';
 import { readGroups, readProfile, rolesFor } from './oidc/claims.js';
 import { savePendingLogin, takePendingLogin } from './oidc/pending-logins.js';
@@ -111,7 +111,7 @@ export function loginService(
       const roles = rolesFor(profile, groups, rules);
 
       const sessionToken = await db.transaction(async (tx) => {
-        const userId = await upsertUser(tx, {
+        const user = await upsertUser(tx, {
           issuer: result.issuer,
           subject: String(result.idToken.sub),
           email: profile.email,
@@ -120,8 +120,10 @@ export function loginService(
           isAdmin: roles.admin,
           isEditor: roles.editor,
         });
+        // Thrown inside the transaction: a disabled user's row is left as the administrator left it.
+        if (user.disabled) throw new Forbidden('this account is disabled; ask an administrator');
         if (previousSession) await deleteSession(tx, previousSession);
-        return createSession(tx, userId, policy);
+        return createSession(tx, user.id, policy);
       });
       return { sessionToken, returnTo: pending.returnTo };
     },

@@ -198,6 +198,13 @@ API token sent as \`Authorization: Bearer <token>\`.
   last used (to the minute) and expiry, never the secret; an administrator lists everyone's with
   \`all=true\` and may revoke any token, others revoke their own (someone else's is a 404). Revoking
   deletes the token. Public reads need no credential and ignore one.
+- **Disabling a user.** An administrator lists users (\`GET /api/v1/users\`) and disables one
+  (\`POST /api/v1/users/{id}/disable\`): in one transaction every session of the user ends and every
+  API token is revoked (401 from the next request on), and the user's sign-in answers 403 until an
+  administrator enables them again (\`POST /api/v1/users/{id}/enable\`; old sessions and tokens stay
+  gone). \`disabled_at\` and \`disabled_by\` record when and by whom, and the log says
+  \`user disabled\`. An administrator cannot disable their own account (409). Disabling here does not
+  touch the account at the provider.
 - **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
   none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
   credentials) is answered for exactly those origins.

@@ -39,7 +39,7 @@ export function createMetrics(database: Database) {
   });
   const logins = new Counter({
     name: `${PREFIX}logins_total`,
-    help: 'Finished OIDC logins by outcome: success, invalid (400), refused (401), unavailable (503), rate_limited (429).',
+    help: 'Finished OIDC logins by outcome: success, invalid (400), refused (401), disabled (403), unavailable (503), rate_limited (429).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
@@ -148,6 +148,7 @@ function loginOutcome(status: number): string {
   if (status < 400) return 'success';
   if (status === 400) return 'invalid';
   if (status === 401) return 'refused';
+  if (status === 403) return 'disabled';
   if (status === 429) return 'rate_limited';
   return 'unavailable';
 }

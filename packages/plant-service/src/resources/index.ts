@@ -34,6 +34,8 @@ import { supplierRoutes } from './suppliers/routes.js';
 import { supplierService } from './suppliers/service.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { type TokenLifetimes, tokenService } from './tokens/service.js';
+import { userRoutes } from './users/routes.js';
+import { userService } from './users/service.js';
 
 /** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
 export interface ResourceStorage {
@@ -99,6 +101,7 @@ export async function registerResources(
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database, tokenLifetimes)), { prefix: '/api/v1/tokens' });
+  await app.register(userRoutes(userService(database, app.log)), { prefix: '/api/v1/users' });
   return {
     // A failed build is logged by the index itself, and the database answers meanwhile.
     warmIndexes: () => {

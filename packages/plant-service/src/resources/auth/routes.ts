@@ -88,6 +88,7 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
             401: errorResponse(
               'The provider refused the login, the code exchange failed, or no email was sent.',
             ),
+            403: errorResponse('An administrator disabled this account (`POST /api/v1/users/{id}/disable`).'),
             429: e429,
             503: e503,
           },
