@@ -103,7 +103,7 @@ export async function buildApp({
   await app.register(responseCache, { feed: changeFeed, maxBytes: config.responseCacheBytes, metrics });
   await registerCompression(app);
   await registerOpenApi(app);
-  if (config.metricsEnabled) metrics.serve(app);
+  if (config.metricsEnabled) metrics.serve(app, config.metricsToken);
   await app.register(cookie);
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });

@@ -92,7 +92,8 @@ API token sent as \`Authorization: Bearer <token>\`.
   gzip, whether or not it prefers br. The \`ETag\` identifies the content, not the encoding: it is the
   same either way, and \`If-None-Match\` → 304 works with both.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
-  \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
+  \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`; with \`METRICS_TOKEN\` set, only for
+  \`Authorization: Bearer <METRICS_TOKEN>\`, else 401).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and may be served from an
   in-memory cache (\`X-Cache: HIT\`). A body up to 16 KiB (a record, a page of search results) is kept
   from its URL's first request. A larger one (a list page, a guild) is kept while the cache has room;
