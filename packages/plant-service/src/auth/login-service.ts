@@ -35,6 +35,8 @@ export interface LoginService {
   begin(returnTo: string | undefined): Promise<{ location: string; state: string }>;
   complete(input: CallbackInput): Promise<{ sessionToken: string; returnTo: string }>;
   logout(sessionToken: string | undefined): Promise<void>;
+  /** Throws ServiceUnavailable when no provider is configured, as every /auth/oidc route answers then. */
+  checkConfigured(): void;
 }
 
 export const NOT_CONFIGURED = 'login is not configured';
@@ -129,8 +131,12 @@ export function loginService(
     },
 
     async logout(sessionToken) {
-      if (!relyingParty) throw new ServiceUnavailable(NOT_CONFIGURED);
+      this.checkConfigured();
       if (sessionToken) await deleteSession(db, sessionToken);
+    },
+
+    checkConfigured() {
+      if (!relyingParty) throw new ServiceUnavailable(NOT_CONFIGURED);
     },
   };
 }

@@ -186,7 +186,13 @@ API token sent as \`Authorization: Bearer <token>\`.
   the roles lapse (above), and at the latest \`SESSION_MAX_DAYS\` (default 7) after login; then 401.
   Ended sessions are purged hourly.
 - **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
-  redirects to \`/\`; the session at the provider is left alone.
+  redirects to \`/\`; the session at the provider is left alone. Because a GET can be triggered by any
+  site (and SameSite=Lax sends the cookie on a top-level navigation), a request that comes from
+  elsewhere does not end the session: an \`Origin\` or \`Referer\` other than \`PUBLIC_URL\` or
+  \`CORS_ORIGINS\`, or, naming neither, \`Sec-Fetch-Site: cross-site\` or \`same-site\`. It gets a small
+  HTML page (200) whose button posts to \`POST /auth/oidc/logout\`, which is checked like every cookie
+  write (Origin, below) and then logs out. A request naming no origin and no other site (a typed
+  address, a bookmark, curl) logs out at once, as before.
 - **Personal API tokens** (\`/api/v1/tokens\`) let scripts and other servers write. A signed-in user
   creates one from a browser session (a token cannot create tokens: 403), with a \`name\` and an optional
   \`expires_at\` (future, at most \`TOKEN_MAX_DAYS\`, default 365 days, ahead: 400 naming \`expires_at\`

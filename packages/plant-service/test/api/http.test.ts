@@ -128,6 +128,13 @@ describe('sessions and roles', () => {
     expect((await write(cookie)).statusCode).toBe(401);
   });
 
+  it('by default (WRITE_ACCESS=groups) gives a signed-in user without the editor role 403', async () => {
+    const refused = await write(await t.cookie({}));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatch(/editor role/);
+    expect((await write(await t.cookie({ editor: true }))).statusCode).toBe(200);
+  });
+
   it('WRITE_ACCESS=groups lets editors and admins write, and gives others 403', async () => {
     const g = await createTestApp({ WRITE_ACCESS: 'groups' });
     try {
