@@ -58,6 +58,10 @@ describe('logout', () => {
     expect(forged.status).toBe(403);
     expect(await signedIn(browser)).toBe(true);
 
+    const list = async () => (await fetch(`${rig.url}/api/v1/families`)).headers.get('x-cache');
+    await list();
+    expect(await list()).toBe('HIT');
+
     // The button on the page: the browser sends this site's Origin.
     const confirmed = await browser.request(form.action, {
       method: 'POST',
@@ -68,6 +72,8 @@ describe('logout', () => {
     expect(confirmed.headers.get('location')).toBe('/');
     expect(browser.cookie('id')).toBeUndefined();
     expect(await signedIn(browser)).toBe(false);
+    // Ending a session changes no catalogue data: the cached list is still served.
+    expect(await list()).toBe('HIT');
   });
 
   it('ends the session at once for a same-origin request or one naming no origin', async () => {

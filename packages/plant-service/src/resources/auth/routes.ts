@@ -158,6 +158,8 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
     app.post(
       '/auth/oidc/logout',
       {
+        // Ends a session but changes no catalogue data: cached public responses stay valid.
+        config: { readOnly: true },
         schema: {
           operationId: 'confirmLogout',
           tags,
