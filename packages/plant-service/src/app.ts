@@ -100,7 +100,7 @@ export async function buildApp({
   await registerCompression(app);
   await app.register(cache.keep);
   await registerOpenApi(app);
-  if (config.metricsEnabled) metrics.serve(app);
+  if (config.metricsEnabled) metrics.serve(app, config.metricsToken);
   await app.register(cookie);
   await app.register(csrfOriginCheck, { trustedOrigins: config.auth.trustedOrigins });
   await app.register(authGuard, { database, config });
@@ -109,11 +109,16 @@ export async function buildApp({
 
   const imageStore = store ?? (await createObjectStore(config.storage.store));
   if (!store) app.addHook('onClose', () => imageStore.close());
-  await registerResources(app, database, {
-    store: imageStore,
-    imageMaxBytes: config.storage.imageMaxBytes,
-    onResize: metrics.resize,
-  });
+  await registerResources(
+    app,
+    database,
+    {
+      store: imageStore,
+      imageMaxBytes: config.storage.imageMaxBytes,
+      onResize: metrics.resize,
+    },
+    config,
+  );
   await registerWebPages(app);
   return app;
 }

@@ -19,13 +19,17 @@ const EnvSchema = Type.Object({
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DEMO_DATA: Type.Boolean({ default: true }),
   LOG_LEVEL: envEnum(LOG_LEVELS, 'info'),
-  WRITE_ACCESS: envEnum(WRITE_ACCESS, 'any-user'),
-  SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
-  SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 30 }),
+  WRITE_ACCESS: envEnum(WRITE_ACCESS, 'groups'),
+  SESSION_IDLE_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 0.5 }),
+  SESSION_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 7 }),
+  TOKEN_DEFAULT_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 90 }),
+  TOKEN_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 365 }),
+  ROLE_REFRESH_SECONDS: Type.Integer({ minimum: 0, maximum: 315_360_000, default: 86_400 }),
   TRUST_PROXY: Type.Boolean({ default: false }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   HTTP_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 0 }),
   METRICS_ENABLED: Type.Boolean({ default: true }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16 })),
   ...AuthEnv,
   ...StorageEnv,
 });
@@ -45,6 +49,11 @@ export interface Config {
   readonly writeAccess: Env['WRITE_ACCESS'];
   readonly sessionIdleMs: number;
   readonly sessionMaxMs: number;
+  /** Lifetime of an API token created without `expires_at`, and the longest one accepted. */
+  readonly tokenDefaultMs: number;
+  readonly tokenMaxMs: number;
+  /** How long roles confirmed at a sign-in count; 0: for ever. */
+  readonly roleRefreshMs: number;
   readonly trustProxy: boolean;
   /** Bytes of public GET responses kept in memory (0: no response cache). */
   readonly responseCacheBytes: number;
@@ -52,6 +61,8 @@ export interface Config {
   readonly httpMaxAgeSeconds: number;
   /** Serve Prometheus metrics at GET /metrics on the service port. */
   readonly metricsEnabled: boolean;
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  readonly metricsToken: string | undefined;
   /** OIDC login, public URL and origins, roles, rate limits, dev provider (auth/auth-config.ts). */
   readonly auth: AuthConfig;
   /** Object store, upload size limit, orphan sweep (storage/storage-config.ts). */
@@ -67,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const { values: parsed, problems } = readEnv(EnvSchema, env);
   if (parsed.SESSION_MAX_DAYS < parsed.SESSION_IDLE_DAYS) {
     problems.push('SESSION_MAX_DAYS: must not be shorter than SESSION_IDLE_DAYS');
+  }
+  if (parsed.TOKEN_MAX_DAYS < parsed.TOKEN_DEFAULT_DAYS) {
+    problems.push('TOKEN_MAX_DAYS: must not be shorter than TOKEN_DEFAULT_DAYS');
   }
   const auth = deriveAuthConfig(parsed, problems, env.NODE_ENV);
   // npm runs workspace scripts in the package folder; a relative DATA_DIR means relative to
@@ -87,10 +101,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     writeAccess: parsed.WRITE_ACCESS,
     sessionIdleMs: parsed.SESSION_IDLE_DAYS * DAY_MS,
     sessionMaxMs: parsed.SESSION_MAX_DAYS * DAY_MS,
+    tokenDefaultMs: parsed.TOKEN_DEFAULT_DAYS * DAY_MS,
+    tokenMaxMs: parsed.TOKEN_MAX_DAYS * DAY_MS,
+    roleRefreshMs: parsed.ROLE_REFRESH_SECONDS * 1000,
     trustProxy: parsed.TRUST_PROXY,
     responseCacheBytes: parsed.RESPONSE_CACHE_MB * 1024 * 1024,
     httpMaxAgeSeconds: parsed.HTTP_MAX_AGE_SECONDS,
     metricsEnabled: parsed.METRICS_ENABLED,
+    metricsToken: parsed.METRICS_TOKEN,
     auth,
     storage,
   });

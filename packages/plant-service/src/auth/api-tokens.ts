@@ -7,10 +7,10 @@
  * random enough that a fast hash is safe; the table alone cannot be replayed as tokens.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/client.js';
 import { apiTokens, users } from '../db/tables.js';
-import { type SessionUser, sessionUserColumns } from './session-store.js';
+import { currentRoles, type SessionUser, sessionUserColumns } from './session-store.js';
 
 export const TOKEN_PREFIX = 'plants_pat_';
 const TOKEN_PATTERN = /^plants_pat_([0-9a-f]{32})([A-Za-z0-9_-]{43})$/;
@@ -25,7 +25,7 @@ export interface TokenRecord {
   user_email: string;
   created_at: Date;
   last_used_at: Date | null;
-  expires_at: Date | null;
+  expires_at: Date;
 }
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret).digest();
@@ -45,7 +45,7 @@ export async function insertToken(
   ex: Executor,
   userId: string,
   name: string,
-  expiresAt: Date | null,
+  expiresAt: Date,
 ): Promise<{ record: Omit<TokenRecord, 'user_email'>; token: string }> {
   const secret = randomBytes(32).toString('base64url');
   const [row] = await ex
@@ -68,12 +68,13 @@ export async function insertToken(
 }
 
 /**
- * The owner (with current roles) of a live token, and the token's id; undefined if malformed,
- * unknown, revoked or expired.
+ * The owner of a live token, with the roles the provider last confirmed unless they lapsed
+ * (roleRefreshMs); undefined if malformed, unknown, revoked, expired or its owner is disabled.
  */
 export async function findTokenUser(
   ex: Executor,
   token: string,
+  roleRefreshMs: number,
 ): Promise<(SessionUser & { token_id: string }) | undefined> {
   const match = TOKEN_PATTERN.exec(token);
   if (!match) return undefined;
@@ -88,17 +89,17 @@ export async function findTokenUser(
     })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.user_id))
-    .where(eq(apiTokens.id, id))
+    .where(and(eq(apiTokens.id, id), isNull(users.disabled_at)))
     .limit(1);
   if (!row) return undefined;
   if (!timingSafeEqual(Buffer.from(row.secret_hash, 'hex'), hashSecret(match[2]!))) return undefined;
   const now = Date.now();
-  if (row.expires_at && row.expires_at.getTime() <= now) return undefined;
+  if (row.expires_at.getTime() <= now) return undefined;
   if (!row.last_used_at || now - row.last_used_at.getTime() > TOUCH_INTERVAL_MS) {
     await ex.update(apiTokens).set({ last_used_at: sql`now()` }).where(eq(apiTokens.id, id));
   }
   const { secret_hash: _hash, expires_at: _expires, last_used_at: _used, ...user } = row;
-  return { ...user, token_id: id };
+  return { ...currentRoles(user, roleRefreshMs, now), token_id: id };
 }
 
 /** Tokens of one user, or of everyone (userId undefined), newest first. */
@@ -118,4 +119,13 @@ export async function deleteToken(ex: Executor, id: string, ownerId: string | un
     .where(ownerId ? and(eq(apiTokens.id, id), eq(apiTokens.user_id, ownerId)) : eq(apiTokens.id, id))
     .returning({ id: apiTokens.id });
   return rows.length > 0;
+}
+
+/** Revokes every token of a user; returns how many. */
+export async function deleteUserTokens(ex: Executor, userId: string): Promise<number> {
+  const rows = await ex
+    .delete(apiTokens)
+    .where(eq(apiTokens.user_id, userId))
+    .returning({ id: apiTokens.id });
+  return rows.length;
 }

@@ -17,6 +17,7 @@ export const AuthEnv = {
   OIDC_ADMIN_GROUPS: Type.Optional(Type.String()),
   OIDC_EDITOR_GROUPS: Type.Optional(Type.String()),
   ADMIN_EMAILS: Type.Optional(Type.String()),
+  EDITOR_EMAILS: Type.Optional(Type.String()),
   RATE_LIMIT_AUTH_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 60 }),
   RATE_LIMIT_WRITES_PER_MINUTE: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 300 }),
   DEV_IDP: Type.Boolean({ default: false }),
@@ -37,6 +38,7 @@ export interface AuthEnvValues {
   OIDC_ADMIN_GROUPS?: string;
   OIDC_EDITOR_GROUPS?: string;
   ADMIN_EMAILS?: string;
+  EDITOR_EMAILS?: string;
   RATE_LIMIT_AUTH_PER_MINUTE: number;
   RATE_LIMIT_WRITES_PER_MINUTE: number;
   DEV_IDP: boolean;
@@ -59,6 +61,8 @@ export interface OidcConfig {
 export interface RoleRules {
   /** Lowercased. Grant admin only when the provider marks the email verified. */
   readonly adminEmails: readonly string[];
+  /** Lowercased. Editors by verified email, beside OIDC_EDITOR_GROUPS. */
+  readonly editorEmails: readonly string[];
   readonly adminGroups: readonly string[];
   readonly editorGroups: readonly string[];
   /** Claim holding the user's groups; a dotted path (`realm_access.roles`) reaches into objects. */
@@ -119,11 +123,15 @@ export function deriveAuthConfig(
     problems.push('OIDC_ISSUER: is required when OIDC_CLIENT_ID or OIDC_CLIENT_SECRET is set');
   }
 
-  const adminEmails = list(env.ADMIN_EMAILS).map((e) => e.toLowerCase());
-  for (const email of adminEmails) {
-    if (!/^[^@\s]+@[^@\s]+$/.test(email))
-      problems.push(`ADMIN_EMAILS: ${JSON.stringify(email)} is not an email`);
-  }
+  const emails = (key: 'ADMIN_EMAILS' | 'EDITOR_EMAILS') => {
+    const values = list(env[key]).map((e) => e.toLowerCase());
+    for (const email of values) {
+      if (!/^[^@\s]+@[^@\s]+$/.test(email)) problems.push(`${key}: ${JSON.stringify(email)} is not an email`);
+    }
+    return values;
+  };
+  const adminEmails = emails('ADMIN_EMAILS');
+  const editorEmails = emails('EDITOR_EMAILS');
 
   if (env.DEV_IDP) {
     if (nodeEnv === 'production') problems.push('DEV_IDP: refused when NODE_ENV=production');
@@ -141,6 +149,7 @@ export function deriveAuthConfig(
     oidc: oidc && Object.freeze(oidc),
     roles: Object.freeze({
       adminEmails: Object.freeze(adminEmails),
+      editorEmails: Object.freeze(editorEmails),
       adminGroups: Object.freeze(list(env.OIDC_ADMIN_GROUPS)),
       editorGroups: Object.freeze(list(env.OIDC_EDITOR_GROUPS)),
       groupsClaim: env.OIDC_GROUPS_CLAIM,

@@ -12,5 +12,13 @@ export interface AuthSettings {
   readonly writeAccess: WriteAccess;
   readonly sessionIdleMs: number;
   readonly sessionMaxMs: number;
+  readonly tokenDefaultMs: number;
+  readonly tokenMaxMs: number;
+  /**
+   * Roles (admin, editor, any write) count only this long after the provider last confirmed them
+   * at a sign-in: then sessions end and tokens act as a reader's until the user signs in again.
+   * 0: roles never lapse.
+   */
+  readonly roleRefreshMs: number;
   readonly auth: AuthConfig;
 }

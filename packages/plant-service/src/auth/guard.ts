@@ -42,6 +42,8 @@ declare module 'fastify' {
 }
 
 export function canWrite(user: SessionUser, writeAccess: WriteAccess): boolean {
+  // Lapsed roles: not even WRITE_ACCESS=any-user writes until the provider confirms the user again.
+  if (!user.roles_current) return false;
   if (user.is_admin) return true;
   if (writeAccess === 'any-user') return true;
   if (writeAccess === 'groups') return user.is_editor;
@@ -50,7 +52,11 @@ export function canWrite(user: SessionUser, writeAccess: WriteAccess): boolean {
 
 export const authGuard = fp<{ database: Database; config: AuthSettings }>(
   async (app, { database, config }) => {
-    const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
+    const policy: SessionPolicy = {
+      idleMs: config.sessionIdleMs,
+      maxMs: config.sessionMaxMs,
+      roleRefreshMs: config.roleRefreshMs,
+    };
     app.decorateRequest('user', null);
 
     app.decorateRequest('authMethod', null);
@@ -60,7 +66,7 @@ export const authGuard = fp<{ database: Database; config: AuthSettings }>(
       if (request.user) return request.user;
       const bearer = bearerToken(request);
       if (bearer !== undefined) {
-        const found = await findTokenUser(database.db, bearer);
+        const found = await findTokenUser(database.db, bearer, config.roleRefreshMs);
         if (!found) throw new Unauthorized('invalid API token: unknown, revoked or expired');
         const { token_id, ...user } = found;
         request.user = user;
@@ -93,15 +99,23 @@ export const authGuard = fp<{ database: Database; config: AuthSettings }>(
         const user = await requireUser(request);
         if (!canWrite(user, config.writeAccess)) {
           throw new Forbidden(
-            config.writeAccess === 'admins'
-              ? 'only administrators may write'
-              : 'writing needs the editor role (OIDC_EDITOR_GROUPS)',
+            !user.roles_current
+              ? 'roles lapsed: the owner of this token has to sign in again for the identity provider to confirm them'
+              : config.writeAccess === 'admins'
+                ? 'only administrators may write'
+                : 'writing needs the editor role (OIDC_EDITOR_GROUPS)',
           );
         }
       },
       admin: async (request: FastifyRequest, _reply: FastifyReply) => {
         const user = await requireUser(request);
-        if (!user.is_admin) throw new Forbidden('only administrators may do this');
+        if (!user.is_admin) {
+          throw new Forbidden(
+            user.roles_current
+              ? 'only administrators may do this'
+              : 'roles lapsed: the owner of this token has to sign in again for the identity provider to confirm them',
+          );
+        }
       },
     });
   },

@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import * as oidc from 'openid-client';
 import type { Database } from '../db/client.js';
-import { BadRequest, ServiceUnavailable, Unauthorized } from '../errors.js';
+import { BadRequest, Forbidden, ServiceUnavailable, Unauthorized } from '../errors.js';
 import type { AuthSettings } from './auth-settings.js';
 import { readGroups, readProfile, rolesFor } from './oidc/claims.js';
 import { savePendingLogin, takePendingLogin } from './oidc/pending-logins.js';
@@ -35,6 +35,8 @@ export interface LoginService {
   begin(returnTo: string | undefined): Promise<{ location: string; state: string }>;
   complete(input: CallbackInput): Promise<{ sessionToken: string; returnTo: string }>;
   logout(sessionToken: string | undefined): Promise<void>;
+  /** Throws ServiceUnavailable when no provider is configured, as every /auth/oidc route answers then. */
+  checkConfigured(): void;
 }
 
 export const NOT_CONFIGURED = 'login is not configured';
@@ -46,7 +48,7 @@ export function loginService(
   relyingParty: RelyingParty | undefined,
   log: FastifyBaseLogger,
 ): LoginService {
-  const policy: SessionPolicy = { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs };
+  const policy: Pick<SessionPolicy, 'maxMs'> = { maxMs: config.sessionMaxMs };
   const { roles: rules } = config.auth;
 
   function provider(): RelyingParty {
@@ -111,7 +113,7 @@ export function loginService(
       const roles = rolesFor(profile, groups, rules);
 
       const sessionToken = await db.transaction(async (tx) => {
-        const userId = await upsertUser(tx, {
+        const user = await upsertUser(tx, {
           issuer: result.issuer,
           subject: String(result.idToken.sub),
           email: profile.email,
@@ -120,15 +122,21 @@ export function loginService(
           isAdmin: roles.admin,
           isEditor: roles.editor,
         });
+        // Thrown inside the transaction: a disabled user's row is left as the administrator left it.
+        if (user.disabled) throw new Forbidden('this account is disabled; ask an administrator');
         if (previousSession) await deleteSession(tx, previousSession);
-        return createSession(tx, userId, policy);
+        return createSession(tx, user.id, policy);
       });
       return { sessionToken, returnTo: pending.returnTo };
     },
 
     async logout(sessionToken) {
-      if (!relyingParty) throw new ServiceUnavailable(NOT_CONFIGURED);
+      this.checkConfigured();
       if (sessionToken) await deleteSession(db, sessionToken);
+    },
+
+    checkConfigured() {
+      if (!relyingParty) throw new ServiceUnavailable(NOT_CONFIGURED);
     },
   };
 }

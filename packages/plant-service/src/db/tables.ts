@@ -4,6 +4,7 @@
  */
 import { type SQL, sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   check,
@@ -277,6 +278,11 @@ export const users = pgTable(
     created_at: createdAt(),
     updated_at: updatedAt(),
     last_login_at: timestamp({ withTimezone: true, mode: 'date' }),
+    /** When the provider last confirmed is_admin and is_editor (a sign-in); they lapse after ROLE_REFRESH_SECONDS. */
+    roles_checked_at: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    /** Set by an administrator: the user cannot sign in, and has no sessions or tokens. */
+    disabled_at: timestamp({ withTimezone: true, mode: 'date' }),
+    disabled_by: uuid().references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
   },
   (t) => [uniqueIndex('users_identity_idx').on(t.issuer, t.subject)],
 );
@@ -351,7 +357,7 @@ export const apiTokens = pgTable(
     secret_hash: text().notNull(),
     created_at: createdAt(),
     last_used_at: timestamp({ withTimezone: true, mode: 'date' }),
-    expires_at: timestamp({ withTimezone: true, mode: 'date' }),
+    expires_at: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
   },
   (t) => [index('api_tokens_user_idx').on(t.user_id, t.created_at)],
 );

@@ -77,7 +77,7 @@ API token sent as \`Authorization: Bearer <token>\`.
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
 - **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
-  in the README; default: any signed-in user may write): 403. Deleting families, species, cultivars
+  in the README; default \`groups\`: editors and administrators only): 403. Deleting families, species, cultivars
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
   needs a session that may write.
 - **Unknown routes** answer 404 \`{"error"}\`. CORS preflights (\`OPTIONS\`) are answered 204 and are not
@@ -88,7 +88,8 @@ API token sent as \`Authorization: Bearer <token>\`.
   preferred) when \`Accept-Encoding\` allows, with \`Vary: Accept-Encoding\`. The \`ETag\` identifies
   the content, not the encoding: it is the same either way, and \`If-None-Match\` → 304 works with both.
 - **Probes.** \`/health\` is liveness, \`/ready\` readiness (database answers and migrations applied);
-  \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`).
+  \`/metrics\` is Prometheus text (\`METRICS_ENABLED\`; with \`METRICS_TOKEN\` set, only for
+  \`Authorization: Bearer <METRICS_TOKEN>\`, else 401).
 - **Caching.** Public GETs of data carry an \`ETag\` (\`If-None-Match\` → 304) and
   \`Cache-Control: public, no-cache\` (caches may store them but must revalidate; an operator may allow
   reuse for a while instead, see \`HTTP_MAX_AGE_SECONDS\` in the README). \`X-Cache: HIT\` says the
@@ -185,28 +186,49 @@ API token sent as \`Authorization: Bearer <token>\`.
   (used or tampered code, PKCE, nonce, \`iss\` or ID token check) or no email address → 401.
 - **Users** are one per issuer + subject. Email, name and nickname are refreshed at every login, from
   the ID token, else userinfo; \`nickname\` falls back to \`preferred_username\`.
-- **Roles** are evaluated at every login and apply to all the user's sessions from then on. Admin: an
+- **Roles** are evaluated at every login and apply to all the user's sessions and tokens from then on. Admin: an
   email listed in \`ADMIN_EMAILS\` that the provider marks verified (\`email_verified\` true or
-  "true"), or a group in \`OIDC_ADMIN_GROUPS\`. Editor: a group in \`OIDC_EDITOR_GROUPS\`. Groups come
+  "true"), or a group in \`OIDC_ADMIN_GROUPS\`. Editor: a verified email in \`EDITOR_EMAILS\` or a group in \`OIDC_EDITOR_GROUPS\`. Groups come
   from the claim \`OIDC_GROUPS_CLAIM\` (default \`groups\`; a list or one string; a dotted name such as
   \`realm_access.roles\` reaches into objects). \`/auth/me\` shows \`admin\`.
+- **Roles lapse** \`ROLE_REFRESH_SECONDS\` (default one day) after the provider last confirmed them,
+  which is at a sign-in: the service keeps no refresh token to ask the provider behind the user's
+  back. Then every session of the user ends (401), and the user's API tokens still authenticate but
+  act as a reader's (\`roles_current: false\` in \`/auth/me\`; writes and admin actions 403) until the
+  user signs in again. So a role taken away at the provider is gone here within that time at the
+  latest, and at once at the user's next sign-in.
 - **Sessions.** Cookie \`id\`: HttpOnly, SameSite=Lax, Path=/, Secure when \`PUBLIC_URL\` is https,
   Max-Age = \`SESSION_MAX_DAYS\`. Every login issues a new id and ends the browser's previous session. A
-  session ends after \`SESSION_IDLE_DAYS\` (default 7) without a request (sliding) and at the latest
-  \`SESSION_MAX_DAYS\` (default 30) after login; then 401. Ended sessions are purged hourly.
+  session ends after \`SESSION_IDLE_DAYS\` (default 0.5, twelve hours) without a request (sliding), when
+  the roles lapse (above), and at the latest \`SESSION_MAX_DAYS\` (default 7) after login; then 401.
+  Ended sessions are purged hourly.
 - **Logout** (\`GET /auth/oidc/logout\`) deletes the session on the server, clears the cookie and
-  redirects to \`/\`; the session at the provider is left alone.
+  redirects to \`/\`; the session at the provider is left alone. Because a GET can be triggered by any
+  site (and SameSite=Lax sends the cookie on a top-level navigation), a request that comes from
+  elsewhere does not end the session: an \`Origin\` or \`Referer\` other than \`PUBLIC_URL\` or
+  \`CORS_ORIGINS\`, or, naming neither, \`Sec-Fetch-Site: cross-site\` or \`same-site\`. It gets a small
+  HTML page (200) whose button posts to \`POST /auth/oidc/logout\`, which is checked like every cookie
+  write (Origin, below) and then logs out. A request naming no origin and no other site (a typed
+  address, a bookmark, curl) logs out at once, as before.
 - **Personal API tokens** (\`/api/v1/tokens\`) let scripts and other servers write. A signed-in user
   creates one from a browser session (a token cannot create tokens: 403), with a \`name\` and an optional
-  \`expires_at\` (future, at most 10 years ahead); the answer shows the secret once: \`plants_pat_\`, the
+  \`expires_at\` (future, at most \`TOKEN_MAX_DAYS\`, default 365 days, ahead: 400 naming \`expires_at\`
+  otherwise; absent: \`TOKEN_DEFAULT_DAYS\`, default 90 days; every token expires); the answer shows the secret once: \`plants_pat_\`, the
   token's id as 32 hex digits, then 43 random base64url characters. Only its SHA-256 is stored, compared
   in constant time. A token acts with its owner's roles as they are at each request (a login that drops
-  a group takes the role from the tokens too). Unknown, malformed, revoked or expired: 401, even when a
+  a group takes the role from the tokens too; lapsed roles, above, make it a reader's). Unknown, malformed, revoked or expired: 401, even when a
   valid session cookie comes along (a request with a bearer token is judged by the token alone, and is
   exempt from the Origin check below, as a browser never sends one on its own). Lists show name, created,
   last used (to the minute) and expiry, never the secret; an administrator lists everyone's with
   \`all=true\` and may revoke any token, others revoke their own (someone else's is a 404). Revoking
   deletes the token. Public reads need no credential and ignore one.
+- **Disabling a user.** An administrator lists users (\`GET /api/v1/users\`) and disables one
+  (\`POST /api/v1/users/{id}/disable\`): in one transaction every session of the user ends and every
+  API token is revoked (401 from the next request on), and the user's sign-in answers 403 until an
+  administrator enables them again (\`POST /api/v1/users/{id}/enable\`; old sessions and tokens stay
+  gone). \`disabled_at\` and \`disabled_by\` record when and by whom, and the log says
+  \`user disabled\`. An administrator cannot disable their own account (409). Disabling here does not
+  touch the account at the provider.
 - **Cross-site requests.** A POST, PUT or DELETE carrying cookie \`id\` must send an \`Origin\` (or, if
   none, a \`Referer\`) equal to \`PUBLIC_URL\` or one of \`CORS_ORIGINS\`: 403 otherwise. CORS (with
   credentials) is answered for exactly those origins.

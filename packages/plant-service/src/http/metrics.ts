@@ -4,9 +4,13 @@
  * outcome, response-cache hits, misses and bytes, image resizes, the PostgreSQL pool, and the
  * process (CPU, memory, event loop, GC). Served as text at GET /metrics unless METRICS_ENABLED=false.
  */
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { bearerToken } from '../auth/guard.js';
 import type { Database } from '../db/client.js';
+import { Unauthorized } from '../errors.js';
+import { ErrorBody, Ref } from '../schema/types.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -39,7 +43,7 @@ export function createMetrics(database: Database) {
   });
   const logins = new Counter({
     name: `${PREFIX}logins_total`,
-    help: 'Finished OIDC logins by outcome: success, invalid (400), refused (401), unavailable (503), rate_limited (429).',
+    help: 'Finished OIDC logins by outcome: success, invalid (400), refused (401), disabled (403), unavailable (503), rate_limited (429).',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
@@ -102,21 +106,41 @@ export function createMetrics(database: Database) {
         if (route === LOGIN_CALLBACK) logins.inc({ outcome: loginOutcome(reply.statusCode) });
       });
     },
-    /** GET /metrics; registered after the OpenAPI plugin, so the document lists it. */
-    serve(app: FastifyInstance) {
+    /**
+     * GET /metrics; registered after the OpenAPI plugin, so the document lists it. With a token,
+     * only a request bearing it is answered (compared as SHA-256 digests, in constant time).
+     */
+    serve(app: FastifyInstance, token: string | undefined) {
+      const expected = token === undefined ? undefined : sha256(token);
       app.get(
         '/metrics',
         {
+          onRequest: async (request, reply) => {
+            if (!expected) return;
+            const sent = bearerToken(request);
+            if (sent !== undefined && timingSafeEqual(sha256(sent), expected)) return;
+            reply.header('www-authenticate', 'Bearer realm="metrics"');
+            throw new Unauthorized('metrics need Authorization: Bearer <METRICS_TOKEN>');
+          },
           schema: {
             operationId: 'getMetrics',
             tags: ['health'],
             summary: 'Prometheus metrics',
             description:
               'Prometheus text format (version 0.0.4): requests, durations, logins, response cache, image ' +
-              'resizes, the PostgreSQL pool and the process. Public on the service port; block the path at ' +
-              'the reverse proxy, or set METRICS_ENABLED=false, if it must not be.',
-            produces: ['text/plain'],
-            response: { 200: { type: 'string', description: 'Metrics in the Prometheus text format.' } },
+              'resizes, the PostgreSQL pool and the process. Public on the service port ' +
+              'unless METRICS_TOKEN is set: then only with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). ' +
+              'METRICS_ENABLED=false removes the route.',
+            response: {
+              200: {
+                description: 'Metrics in the Prometheus text format.',
+                content: { 'text/plain': { schema: { type: 'string' } } },
+              },
+              401: {
+                ...Ref(ErrorBody),
+                description: 'METRICS_TOKEN is set and the request does not bear it.',
+              },
+            },
           },
         },
         async (_request, reply) => {
@@ -128,10 +152,15 @@ export function createMetrics(database: Database) {
   };
 }
 
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
 function loginOutcome(status: number): string {
   if (status < 400) return 'success';
   if (status === 400) return 'invalid';
   if (status === 401) return 'refused';
+  if (status === 403) return 'disabled';
   if (status === 429) return 'rate_limited';
   return 'unavailable';
 }

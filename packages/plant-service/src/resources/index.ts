@@ -29,7 +29,9 @@ import { speciesService } from './species/service.js';
 import { supplierRoutes } from './suppliers/routes.js';
 import { supplierService } from './suppliers/service.js';
 import { tokenRoutes } from './tokens/routes.js';
-import { tokenService } from './tokens/service.js';
+import { type TokenLifetimes, tokenService } from './tokens/service.js';
+import { userRoutes } from './users/routes.js';
+import { userService } from './users/service.js';
 
 /** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
 export interface ResourceStorage {
@@ -43,6 +45,7 @@ export async function registerResources(
   app: FastifyInstance,
   database: Database,
   storage: ResourceStorage,
+  tokenLifetimes: TokenLifetimes,
 ): Promise<void> {
   const catalogue = catalogueRepositories();
   // Deleting a family, species or cultivar removes its images.
@@ -71,7 +74,8 @@ export async function registerResources(
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
   await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
-  await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
+  await app.register(tokenRoutes(tokenService(database, tokenLifetimes)), { prefix: '/api/v1/tokens' });
+  await app.register(userRoutes(userService(database, app.log)), { prefix: '/api/v1/users' });
   // Reverting a create deletes the record by the kind's own rules (children, images).
   const changes = changeService(database, catalogue, {
     families: families.remove,

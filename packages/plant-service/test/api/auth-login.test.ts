@@ -46,6 +46,7 @@ describe('OIDC login', () => {
       nickname: 'editor',
       admin: false,
       can_write: true,
+      roles_current: true,
     });
     expect(profile.headers.get('cache-control')).toBe('no-store');
 
@@ -75,7 +76,8 @@ describe('OIDC login', () => {
     expect(header).toMatch(/; HttpOnly/);
     expect(header).toMatch(/; SameSite=Lax/);
     expect(header).toMatch(/; Path=\//);
-    expect(header).toMatch(/; Max-Age=2592000/);
+    // SESSION_MAX_DAYS: 7 by default.
+    expect(header).toMatch(/; Max-Age=604800/);
     expect(header).not.toMatch(/Secure/);
     const first = browser.cookie('id')!.value;
 

@@ -124,8 +124,15 @@ describe('sessions and roles', () => {
 
   it('401 once the session was idle longer than SESSION_IDLE_DAYS', async () => {
     const cookie = await t.cookie();
-    await t.database.db.execute(sql`update sessions set last_seen_at = now() - interval '8 days'`);
+    await t.database.db.execute(sql`update sessions set last_seen_at = now() - interval '13 hours'`);
     expect((await write(cookie)).statusCode).toBe(401);
+  });
+
+  it('by default (WRITE_ACCESS=groups) gives a signed-in user without the editor role 403', async () => {
+    const refused = await write(await t.cookie({}));
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toMatch(/editor role/);
+    expect((await write(await t.cookie({ editor: true }))).statusCode).toBe(200);
   });
 
   it('WRITE_ACCESS=groups lets editors and admins write, and gives others 403', async () => {
@@ -140,7 +147,7 @@ describe('sessions and roles', () => {
             payload: { name_scientific: `G${Math.random()}` },
           })
         ).statusCode;
-      expect(await post(await g.cookie())).toBe(403);
+      expect(await post(await g.cookie({}))).toBe(403);
       expect(await post(await g.cookie({ editor: true }))).toBe(200);
       expect(await post(await g.cookie({ admin: true }))).toBe(200);
     } finally {

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ADMIN_GROUP } from '../../src/dev-idp/accounts.js';
+import { DEV_ADMIN_GROUP, DEV_EDITOR_GROUP } from '../../src/dev-idp/accounts.js';
 import type { TestBrowser } from '../helpers/browser.js';
 import { type LoginRig, startLoginRig } from '../helpers/login-rig.js';
 import { jpeg } from '../helpers/storage-images.js';
@@ -18,7 +18,9 @@ let admin: TestBrowser;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'plant-images-e2e-'));
-  rig = await startLoginRig({ env: { DATA_DIR: dataDir, OIDC_ADMIN_GROUPS: DEV_ADMIN_GROUP } });
+  rig = await startLoginRig({
+    env: { DATA_DIR: dataDir, OIDC_ADMIN_GROUPS: DEV_ADMIN_GROUP, OIDC_EDITOR_GROUPS: DEV_EDITOR_GROUP },
+  });
   editor = rig.browser();
   admin = rig.browser();
   await rig.signIn(editor, 'editor');

@@ -2,7 +2,8 @@
  * Personal API tokens over real HTTP: created from a session, used as `Authorization: Bearer`
  * for writes without any Origin, listed without the secret, revoked and expired (401), forged
  * (401), acting with the owner's current roles (a re-login that drops a group takes the write
- * away), and the secret never written to a log line.
+ * away), expiring by default and never later than TOKEN_MAX_DAYS, and the secret never written to
+ * a log line.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ interface Created {
   id: string;
   name: string;
   token: string;
-  expires_at: string | null;
+  expires_at: string;
   last_used_at: string | null;
 }
 
@@ -68,7 +69,8 @@ describe('API tokens (test sessions)', () => {
     expect(status).toBe(200);
     expect(body.token).toMatch(TOKEN);
     expect(body.name).toBe('nightly import');
-    expect(body.expires_at).toBeNull();
+    // No expiry asked for: TOKEN_DEFAULT_DAYS (90) from now.
+    expect(Math.abs(Date.parse(body.expires_at) - (Date.now() + 90 * 86_400_000))).toBeLessThan(60_000);
 
     const res = await writeFamily(bearer(body.token));
     expect(res.status).toBe(200);
@@ -97,7 +99,7 @@ describe('API tokens (test sessions)', () => {
     expect(text).not.toContain(created.token.slice(-43));
     const list = JSON.parse(text) as { data: (Created & { user_email: string })[] };
     const mine = list.data.find((x) => x.id === created.id)!;
-    expect(mine).toMatchObject({ name: 'listed', expires_at: null });
+    expect(mine).toMatchObject({ name: 'listed', expires_at: created.expires_at });
     expect(mine.last_used_at).not.toBeNull();
     expect(Object.keys(mine).sort()).toEqual(
       ['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'user_email', 'user_id'].sort(),
@@ -162,6 +164,23 @@ describe('API tokens (test sessions)', () => {
     const far = await create(editor, { name: 'far', expires_at: '2999-01-01T00:00:00Z' });
     expect(far.status).toBe(400);
     expect(far.body.error).toMatch(/^expires_at/);
+    const day = 86_400_000;
+    const tooLong = await create(editor, {
+      name: 'a year and a day',
+      expires_at: new Date(Date.now() + 366 * day).toISOString(),
+    });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ field: 'expires_at', max_days: 365 });
+    expect(tooLong.body.error).toMatch(/365 days.*TOKEN_MAX_DAYS/);
+    const longest = await create(editor, {
+      name: 'almost a year',
+      expires_at: new Date(Date.now() + 364 * day).toISOString(),
+    });
+    expect(longest.status).toBe(200);
+    // Every token expires: asking for none is refused, naming the field.
+    const never = await create(editor, { name: 'never', expires_at: null });
+    expect(never.status).toBe(400);
+    expect(never.body.error).toMatch(/expires_at/);
     expect((await create(editor, { name: '' })).status).toBe(400);
     expect((await create(editor, { name: 'x', scope: 'all' })).status).toBe(400);
 
@@ -178,7 +197,7 @@ describe('API tokens (test sessions)', () => {
   });
 
   it('acts with the roles of its owner, and cannot create tokens', async () => {
-    const reader = await t.cookie();
+    const reader = await t.cookie({});
     const { body } = await create(reader, { name: 'reader' });
     const res = await writeFamily(bearer(body.token));
     expect(res.status).toBe(403);
@@ -203,6 +222,31 @@ describe('API tokens (test sessions)', () => {
     const log = logLines.join('');
     expect(log).toContain('/api/v1/tokens');
     expect(log).not.toContain(body.token.slice(-43));
+  });
+});
+
+describe('API token lifetimes from the configuration', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ TOKEN_DEFAULT_DAYS: '7', TOKEN_MAX_DAYS: '30' });
+  });
+  afterAll(() => t.close());
+
+  it('gives TOKEN_DEFAULT_DAYS by default and refuses more than TOKEN_MAX_DAYS', async () => {
+    const cookie = await t.cookie();
+    const create = (body: object) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/tokens', headers: { cookie }, payload: body });
+    const plain = await create({ name: 'weekly' });
+    expect(plain.statusCode).toBe(200);
+    expect(Math.abs(Date.parse(plain.json().expires_at) - (Date.now() + 7 * 86_400_000))).toBeLessThan(
+      60_000,
+    );
+    const long = await create({
+      name: 'monthly',
+      expires_at: new Date(Date.now() + 31 * 86_400_000).toISOString(),
+    });
+    expect(long.statusCode).toBe(400);
+    expect(long.json()).toMatchObject({ field: 'expires_at', max_days: 30 });
   });
 });
 

@@ -1,14 +1,15 @@
 /**
  * Login in a real browser: headless Chromium (Debian's, driven by playwright-core) signs in
  * through the development provider's pages exactly as `npm run dev` sets it up, sees /auth/me,
- * writes from the API docs page (whose CSP must let swagger-ui run), and logs out.
+ * writes from the API docs page (whose CSP must let swagger-ui run), and logs out; a logout link on
+ * another site only shows the confirmation page, whose button signs out.
  * Needs /usr/bin/chromium (Debian package `chromium`; .ci/run installs it).
  */
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -69,6 +70,17 @@ afterAll(async () => {
   await database?.close();
 });
 
+async function signInAsAdmin(page: Page): Promise<void> {
+  await page.goto(`${url}/auth/oidc/login?return_to=/auth/me`);
+  expect(page.url().startsWith(idp.issuer)).toBe(true);
+  await page.fill('input[name=login]', 'admin');
+  await page.fill('input[name=password]', 'any password');
+  await page.click('button[type=submit]');
+  // The consent page: one button, "Continue".
+  await page.click('button[type=submit]');
+  await page.waitForURL(`${url}/auth/me`);
+}
+
 describe('sign-in in headless Chromium', () => {
   it('signs in as the demo admin through the dev provider, sees /auth/me, writes from /api/docs, logs out', async () => {
     const context = await browser.newContext();
@@ -84,14 +96,7 @@ describe('sign-in in headless Chromium', () => {
       .poll(async () => (await fetch(`${url}/auth/oidc/login`, { redirect: 'manual' })).status)
       .toBe(302);
 
-    await page.goto(`${url}/auth/oidc/login?return_to=/auth/me`);
-    expect(page.url().startsWith(idp.issuer)).toBe(true);
-    await page.fill('input[name=login]', 'admin');
-    await page.fill('input[name=password]', 'any password');
-    await page.click('button[type=submit]');
-    // The consent page: one button, "Continue".
-    await page.click('button[type=submit]');
-    await page.waitForURL(`${url}/auth/me`);
+    await signInAsAdmin(page);
     const me = JSON.parse((await page.textContent('body')) ?? '');
     expect(me).toMatchObject({ email: 'admin@example.org', name: 'Demo Admin', admin: true });
 
@@ -122,5 +127,36 @@ describe('sign-in in headless Chromium', () => {
     const after = await page.evaluate(async () => (await fetch('/auth/me')).status);
     expect(after).toBe(401);
     await context.close();
+  });
+
+  it('asks for confirmation when another site links to logout, and signs out on the button', async () => {
+    // Another site: localhost is a different site from 127.0.0.1 to the browser.
+    const foreign = http.createServer((_q, s) =>
+      s
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><a id="out" href="${url}/auth/oidc/logout">win a prize</a>`),
+    );
+    foreign.listen(0, '127.0.0.1');
+    await once(foreign, 'listening');
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await signInAsAdmin(page);
+      await page.goto(`http://localhost:${(foreign.address() as AddressInfo).port}/`);
+      await page.click('#out');
+      await page.waitForURL(`${url}/auth/oidc/logout`);
+      expect(await page.textContent('h1')).toMatch(/Sign out/);
+      const still = await page.evaluate(async () => (await fetch('/auth/me')).status);
+      expect(still).toBe(200);
+
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${url}/`);
+      const after = await page.evaluate(async () => (await fetch('/auth/me')).status);
+      expect(after).toBe(401);
+    } finally {
+      await context.close();
+      foreign.closeAllConnections();
+      foreign.close();
+    }
   });
 });

@@ -11,7 +11,10 @@ export interface TestApp {
   app: FastifyInstance;
   database: Database;
   config: Config;
-  /** Cookie header of a new session for a new user with the given roles. */
+  /**
+   * Cookie header of a new session for a new user with the given roles; by default an editor,
+   * who may write under the default WRITE_ACCESS=groups (`{}` for a plain reader).
+   */
   cookie(roles?: { admin?: boolean; editor?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
@@ -48,7 +51,7 @@ export async function createTestApp(
     app,
     database,
     config,
-    cookie: async (roles = {}) => `id=${await signIn(database, config, roles)}`,
+    cookie: async (roles = { editor: true }) => `id=${await signIn(database, config, roles)}`,
     close: async () => {
       await app.close();
       await database.close();

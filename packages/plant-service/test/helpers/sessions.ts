@@ -25,5 +25,5 @@ export async function signIn(
       is_editor: roles.editor ?? false,
     })
     .returning({ id: users.id });
-  return createSession(database.db, user!.id, { idleMs: config.sessionIdleMs, maxMs: config.sessionMaxMs });
+  return createSession(database.db, user!.id, { maxMs: config.sessionMaxMs });
 }

@@ -27,7 +27,7 @@ describe('auth configuration', () => {
       corsOrigins: [],
       trustedOrigins: ['http://127.0.0.1:8080'],
       oidc: undefined,
-      roles: { adminEmails: [], adminGroups: [], editorGroups: [], groupsClaim: 'groups' },
+      roles: { adminEmails: [], editorEmails: [], adminGroups: [], editorGroups: [], groupsClaim: 'groups' },
       rateLimit: { authPerMinute: 60, writesPerMinute: 300 },
       devIdp: { enabled: false, port: 8081 },
     });
@@ -42,6 +42,7 @@ describe('auth configuration', () => {
       OIDC_SCOPES: ' openid  email profile groups ',
       CORS_ORIGINS: 'https://planner.example.net/, http://localhost:5173',
       ADMIN_EMAILS: 'Ana@Example.org, bo@example.org',
+      EDITOR_EMAILS: 'Cy@example.org',
       OIDC_ADMIN_GROUPS: 'admins',
       OIDC_EDITOR_GROUPS: 'editors, gardeners',
       OIDC_GROUPS_CLAIM: 'realm_access.roles',
@@ -62,6 +63,7 @@ describe('auth configuration', () => {
     ]);
     expect(auth.roles).toEqual({
       adminEmails: ['ana@example.org', 'bo@example.org'],
+      editorEmails: ['cy@example.org'],
       adminGroups: ['admins'],
       editorGroups: ['editors', 'gardeners'],
       groupsClaim: 'realm_access.roles',

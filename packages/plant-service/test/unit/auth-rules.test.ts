@@ -50,6 +50,7 @@ describe('parseReturnTo', () => {
 
 const rules: RoleRules = {
   adminEmails: ['boss@example.org'],
+  editorEmails: ['writer@example.org'],
   adminGroups: ['admins'],
   editorGroups: ['editors'],
   groupsClaim: 'groups',
@@ -116,6 +117,12 @@ describe('claims', () => {
       admin: false,
       editor: true,
     });
+  });
+
+  it('makes a verified email in EDITOR_EMAILS an editor, case-insensitively', () => {
+    const writer = { email: 'Writer@Example.org', emailVerified: true, name: null, nickname: null };
+    expect(rolesFor(writer, [], rules)).toEqual({ admin: false, editor: true });
+    expect(rolesFor({ ...writer, emailVerified: false }, [], rules)).toEqual({ admin: false, editor: false });
   });
 });
 

@@ -12,9 +12,13 @@ describe('loadConfig', () => {
       databaseUrl: undefined,
       demoData: true,
       logLevel: 'info',
-      writeAccess: 'any-user',
-      sessionIdleMs: 7 * 86_400_000,
-      sessionMaxMs: 30 * 86_400_000,
+      writeAccess: 'groups',
+      sessionIdleMs: 12 * 3_600_000,
+      sessionMaxMs: 7 * 86_400_000,
+      tokenDefaultMs: 90 * 86_400_000,
+      tokenMaxMs: 365 * 86_400_000,
+      roleRefreshMs: 86_400_000,
+      metricsToken: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -32,6 +36,17 @@ describe('loadConfig', () => {
       writeAccess: 'admins',
       databaseUrl: 'postgres://u@h/db',
     });
+  });
+
+  it('refuses a token default longer than the maximum, and a short metrics token', () => {
+    let problems = '';
+    try {
+      loadConfig({ TOKEN_DEFAULT_DAYS: '400', METRICS_TOKEN: 'short' });
+    } catch (error) {
+      problems = (error as ConfigError).message;
+    }
+    expect(problems).toMatch(/TOKEN_MAX_DAYS: must not be shorter than TOKEN_DEFAULT_DAYS/);
+    expect(problems).toMatch(/METRICS_TOKEN/);
   });
 
   it('names every bad variable at once', () => {

@@ -64,13 +64,16 @@ export function readGroups(claimName: string, idToken: Claims, userinfo: Claims 
 
 /**
  * Admin: a verified email listed in ADMIN_EMAILS, or a group in OIDC_ADMIN_GROUPS. Editor: a
- * group in OIDC_EDITOR_GROUPS. Evaluated at every login, so a change at the provider takes
- * effect at the user's next login.
+ * verified email in EDITOR_EMAILS, or a group in OIDC_EDITOR_GROUPS. Evaluated at every login,
+ * so a change at the provider takes effect at the user's next login (or when the roles lapse).
  */
 export function rolesFor(profile: Profile, groups: readonly string[], rules: RoleRules): Roles {
-  const byEmail = profile.emailVerified && rules.adminEmails.includes(profile.email.toLowerCase());
-  const byGroup = groups.some((g) => rules.adminGroups.includes(g));
-  return { admin: byEmail || byGroup, editor: groups.some((g) => rules.editorGroups.includes(g)) };
+  const email = profile.emailVerified ? profile.email.toLowerCase() : undefined;
+  const listed = (emails: readonly string[]) => email !== undefined && emails.includes(email);
+  return {
+    admin: listed(rules.adminEmails) || groups.some((g) => rules.adminGroups.includes(g)),
+    editor: listed(rules.editorEmails) || groups.some((g) => rules.editorGroups.includes(g)),
+  };
 }
 
 /** A claim by its exact name, else by a dotted path into nested objects. */

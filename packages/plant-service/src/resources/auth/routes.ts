@@ -5,6 +5,7 @@
 
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CALLBACK_PATH } from '../../auth/auth-config.js';
 import type { AuthSettings } from '../../auth/auth-settings.js';
 import { canWrite, SESSION_COOKIE } from '../../auth/guard.js';
@@ -12,6 +13,7 @@ import type { LoginService } from '../../auth/login-service.js';
 import { LOGIN_TTL_MS } from '../../auth/oidc/pending-logins.js';
 import { needsAuth } from '../../http/needs-auth.js';
 import { sessionSecurity } from '../../http/route-schemas.js';
+import { comesFromElsewhere, LOGOUT_PAGE } from './logout-page.js';
 import { CallbackQuery, CurrentUser, errorResponse, LoginQuery, Redirect } from './schemas.js';
 
 /** Holds the state of the login this browser started, for the callback to compare. */
@@ -32,6 +34,13 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
     };
     const session: CookieSerializeOptions = { ...base, path: '/' };
     const login: CookieSerializeOptions = { ...base, path: CALLBACK_PATH };
+    const trusted = new Set(config.auth.trustedOrigins);
+    // The confirmation form posts no fields, but a browser still labels the empty body as a form.
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_request, _body, done) => done(null, undefined),
+    );
 
     app.addHook('onSend', async (_request, reply) => {
       reply.header('cache-control', 'no-store');
@@ -88,6 +97,7 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
             401: errorResponse(
               'The provider refused the login, the code exchange failed, or no email was sent.',
             ),
+            403: errorResponse('An administrator disabled this account (`POST /api/v1/users/{id}/disable`).'),
             429: e429,
             503: e503,
           },
@@ -106,6 +116,12 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
       },
     );
 
+    const logout = async (request: FastifyRequest, reply: FastifyReply) => {
+      await service.logout(request.cookies[SESSION_COOKIE]);
+      reply.clearCookie(SESSION_COOKIE, session);
+      return reply.redirect('/', 302);
+    };
+
     app.get(
       '/auth/oidc/logout',
       {
@@ -115,15 +131,52 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
           summary: 'Log out',
           description:
             'Ends the session on the server, clears cookie `id` and redirects to `/`. The session at the ' +
-            'provider is left alone; sign out there separately.',
-          response: { 302: Redirect('To `/`; clears cookie `id`.'), 429: e429, 503: e503 },
+            'provider is left alone; sign out there separately. A request that comes from another site ' +
+            '(an `Origin` or `Referer` that is not PUBLIC_URL or in CORS_ORIGINS, or, naming neither, ' +
+            '`Sec-Fetch-Site: cross-site` or `same-site`) and carries a session does not end it: it gets ' +
+            'a small HTML page whose button confirms with `POST /auth/oidc/logout`.',
+          response: {
+            200: {
+              description: 'The confirmation page, for a request from another site; the session lives on.',
+              content: { 'text/html': { schema: { type: 'string' } } },
+            },
+            302: Redirect('To `/`; clears cookie `id`.'),
+            429: e429,
+            503: e503,
+          },
         },
       },
       async (request, reply) => {
-        await service.logout(request.cookies[SESSION_COOKIE]);
-        reply.clearCookie(SESSION_COOKIE, session);
-        return reply.redirect('/', 302);
+        if (request.cookies[SESSION_COOKIE] && comesFromElsewhere(request, trusted)) {
+          service.checkConfigured();
+          return reply.type('text/html; charset=utf-8').send(LOGOUT_PAGE);
+        }
+        return logout(request, reply);
       },
+    );
+
+    app.post(
+      '/auth/oidc/logout',
+      {
+        // Ends a session but changes no catalogue data: cached public responses stay valid.
+        config: { readOnly: true },
+        schema: {
+          operationId: 'confirmLogout',
+          tags,
+          summary: 'Log out (confirmed)',
+          description:
+            'What the confirmation page of `GET /auth/oidc/logout` posts: ends the session, clears cookie ' +
+            '`id` and redirects to `/`. With the session cookie it must come from PUBLIC_URL or ' +
+            'CORS_ORIGINS (`Origin`, else `Referer`), like every cookie write: 403 otherwise. No body is read.',
+          response: {
+            302: Redirect('To `/`; clears cookie `id`.'),
+            403: errorResponse('Cross-site request: the `Origin` (or `Referer`) is not a trusted origin.'),
+            429: e429,
+            503: e503,
+          },
+        },
+      },
+      logout,
     );
 
     app.get(
@@ -147,6 +200,7 @@ export const authRoutes = (service: LoginService, config: AuthSettings): Fastify
           nickname: user.nickname,
           admin: user.is_admin,
           can_write: canWrite(user, config.writeAccess),
+          roles_current: user.roles_current,
         };
       },
     );

@@ -37,9 +37,18 @@ export const CurrentUser = Type.Object(
     email: Type.String(),
     name: Nullable(Type.String()),
     nickname: Nullable(Type.String()),
-    admin: Type.Boolean({ description: 'Re-evaluated at every login (ADMIN_EMAILS, OIDC_ADMIN_GROUPS).' }),
+    admin: Type.Boolean({
+      description:
+        'Re-evaluated at every login (ADMIN_EMAILS, OIDC_ADMIN_GROUPS); false once the roles lapsed.',
+    }),
     can_write: Type.Boolean({
       description: 'Whether this user may create and change records (WRITE_ACCESS and the roles above).',
+    }),
+    roles_current: Type.Boolean({
+      description:
+        'false when the identity provider last confirmed the roles (at a sign-in) more than ' +
+        'ROLE_REFRESH_SECONDS ago: an API token then acts as a reader until its owner signs in again. ' +
+        'A session in that state has already ended (401).',
     }),
   },
   { additionalProperties: false, description: 'The signed-in user.' },

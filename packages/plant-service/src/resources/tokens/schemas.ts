@@ -11,14 +11,14 @@ export const CreateTokenBody = Type.Object(
       examples: ['nightly import'],
     }),
     expires_at: Type.Optional(
-      Nullable(
-        Type.String({
-          format: 'date-time',
-          description:
-            'When the token stops working (in the future, at most 10 years ahead); null or absent: never.',
-          examples: ['2027-06-30T00:00:00Z'],
-        }),
-      ),
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the token stops working: in the future and at most TOKEN_MAX_DAYS (default 365 days) ahead, ' +
+          'else 400. Absent: TOKEN_DEFAULT_DAYS (default 90 days) from now. Every token expires; `null` is ' +
+          'refused (400).',
+        examples: ['2027-06-30T00:00:00Z'],
+      }),
     ),
   },
   { additionalProperties: false },
@@ -35,7 +35,11 @@ const tokenFields = {
       description: 'Last authenticated request, to the minute.',
     }),
   ),
-  expires_at: Nullable(Timestamp),
+  expires_at: Type.Unsafe<Date | string>({
+    type: 'string',
+    format: 'date-time',
+    description: 'When the token stops working; from then on it is a 401.',
+  }),
 };
 
 export const TokenSchema = Type.Object(

@@ -1,35 +1,44 @@
 /**
  * Personal API tokens: a signed-in user creates, lists and revokes their own; an administrator
  * lists and revokes anyone's. Tokens are created from a browser session only, so a leaked token
- * cannot mint successors that outlive its revocation.
+ * cannot mint successors that outlive its revocation. Every token expires: after
+ * TOKEN_DEFAULT_DAYS unless the request asks for a nearer date, never after TOKEN_MAX_DAYS.
  */
 import { deleteToken, insertToken, listTokens } from '../../auth/api-tokens.js';
 import type { SessionUser } from '../../auth/session-store.js';
 import type { Database } from '../../db/client.js';
 import { BadRequest, Forbidden, NotFound } from '../../errors.js';
 
-/** The furthest expiry accepted. */
-const MAX_LIFETIME_MS = 10 * 365.25 * 86_400_000;
+export interface TokenLifetimes {
+  tokenDefaultMs: number;
+  tokenMaxMs: number;
+}
 
-export function tokenService({ db }: Database) {
+const days = (ms: number) => `${Math.round((ms / 86_400_000) * 100) / 100} days`;
+
+export function tokenService({ db }: Database, lifetimes: TokenLifetimes) {
   return {
     async create(
       user: SessionUser,
       method: 'session' | 'token' | null,
-      input: { name: string; expires_at?: string | null | undefined },
+      input: { name: string; expires_at?: string | undefined },
     ) {
       if (method !== 'session') {
         throw new Forbidden('tokens are created from a signed-in browser session, not with a token');
       }
       const name = input.name.trim();
       if (!name) throw new BadRequest('name: must not be blank', { field: 'name' });
-      let expiresAt: Date | null = null;
-      if (input.expires_at != null) {
+      const now = Date.now();
+      let expiresAt = new Date(now + lifetimes.tokenDefaultMs);
+      if (input.expires_at !== undefined) {
         expiresAt = new Date(input.expires_at);
-        const ahead = expiresAt.getTime() - Date.now();
+        const ahead = expiresAt.getTime() - now;
         if (!(ahead > 0)) throw new BadRequest('expires_at: must be in the future', { field: 'expires_at' });
-        if (ahead > MAX_LIFETIME_MS) {
-          throw new BadRequest('expires_at: must be at most 10 years ahead', { field: 'expires_at' });
+        if (ahead > lifetimes.tokenMaxMs) {
+          throw new BadRequest(
+            `expires_at: must be at most ${days(lifetimes.tokenMaxMs)} ahead (TOKEN_MAX_DAYS)`,
+            { field: 'expires_at', max_days: lifetimes.tokenMaxMs / 86_400_000 },
+          );
         }
       }
       const { record, token } = await insertToken(db, user.id, name, expiresAt);
