@@ -38,7 +38,12 @@ import { filterParam } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS, type GuildGroupKey, guildFunctionBitsSql } from '../../schema/guild-functions.js';
 import { type HalfZones, zoneInterval } from '../../schema/hardiness.js';
 import type { SpeciesListQuery } from '../../schema/species.js';
-import type { Facet, FacetCounts } from '../../schema/species-facets.js';
+import {
+  type Facet,
+  type FacetCounts,
+  INDEXED_FACETS,
+  type IndexedFacet,
+} from '../../schema/species-facets.js';
 import { SPECIES_LIST_FILTERS, speciesFields } from '../../schema/species-fields.js';
 import { byCountThenValue } from './facets.js';
 
@@ -106,8 +111,21 @@ interface Snapshot {
 
 const NONE = new Int32Array(0);
 
+/**
+ * Whether the index holds what the query filters and counts on: the planner fields' filters and
+ * facets are left to the database.
+ */
+function indexedOnly(q: SpeciesListQuery, facets: readonly Facet[]): boolean {
+  const planner =
+    q.light !== undefined ||
+    q.life_cycle !== undefined ||
+    q.edible_part !== undefined ||
+    q.exclude_legal_status !== undefined;
+  return !planner && facets.every((name) => (INDEXED_FACETS as readonly string[]).includes(name));
+}
+
 /** How a facet's code reads as a value of the answer. */
-const FACET_KIND: Record<Facet, 'text' | 'boolean'> = {
+const FACET_KIND: Record<IndexedFacet, 'text' | 'boolean'> = {
   plant_layer: 'text',
   family: 'text',
   native_status: 'text',
@@ -248,8 +266,9 @@ export function speciesListIndex(
     );
 
   return {
-    select(q, facetNames) {
-      if (q.search !== undefined) return undefined;
+    select(q, asked) {
+      if (q.search !== undefined || !indexedOnly(q, asked)) return undefined;
+      const facetNames = asked as readonly IndexedFacet[];
       const snap = usable();
       if (snap === undefined) return undefined;
       const { columns } = snap;
