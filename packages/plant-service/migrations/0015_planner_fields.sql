@@ -13,6 +13,7 @@ ALTER TABLE "species" ADD COLUMN "flowering_months" smallint[];--> statement-bre
 ALTER TABLE "species" ADD COLUMN "nutrient_demand" text;--> statement-breakpoint
 CREATE INDEX "species_light_idx" ON "species" USING gin ("light");--> statement-breakpoint
 CREATE INDEX "species_edible_parts_idx" ON "species" USING gin (("edible_parts"::jsonb) jsonb_path_ops);--> statement-breakpoint
+CREATE INDEX "species_legal_status_idx" ON "species" USING gin (("legal_status"::jsonb) jsonb_path_ops);--> statement-breakpoint
 -- ---------------------------------------------------------------------------------------------
 -- The species' response text (migration 0011) with the planner fields: the trigger function lists
 -- every public column by hand, in the declared order, so it is replaced with the new columns in

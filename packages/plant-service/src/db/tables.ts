@@ -167,6 +167,8 @@ export const species = pgTable(
     // json list read as jsonb, as the filter writes it).
     index('species_light_idx').using('gin', t.light),
     index('species_edible_parts_idx').using('gin', sql`(${t.edible_parts}::jsonb) jsonb_path_ops`),
+    // The species the law keeps out of guilds, looked up on every guild request.
+    index('species_legal_status_idx').using('gin', sql`(${t.legal_status}::jsonb) jsonb_path_ops`),
   ],
 );
 
