@@ -79,6 +79,9 @@ export interface Species extends ApiRecord {
   family_id: string;
   primary_image_key: Nullable<string>;
   plant_layer: Nullable<string>;
+  legal_status: Nullable<LegalStatus[]>;
+  hazards: Nullable<Hazard[]>;
+  edible_parts: Nullable<EdiblePart[]>;
 }
 
 export interface Cultivar extends ApiRecord {
@@ -154,6 +157,28 @@ export interface CultivarSupplier {
   article_number: Nullable<string>;
 }
 
+/** A legal status of a species in one jurisdiction (`EU` or an ISO country code). */
+export interface LegalStatus {
+  jurisdiction: string;
+  kind: string;
+  source: string;
+  note?: string;
+}
+
+export interface Hazard {
+  kind: string;
+  parts: string[];
+  text_en: string;
+  text_de: string;
+  source: string;
+}
+
+export interface EdiblePart {
+  part: string;
+  caution_en?: Nullable<string>;
+  caution_de?: Nullable<string>;
+}
+
 export interface Member {
   id: string;
   slug: string;
@@ -162,6 +187,8 @@ export interface Member {
   name_de: Nullable<string>;
   plant_layer: Nullable<string>;
   primary_image_key: Nullable<string>;
+  legal_status: Nullable<LegalStatus[]>;
+  hazards: Nullable<Hazard[]>;
 }
 
 /** One entry of a record's history (the service's change log). */

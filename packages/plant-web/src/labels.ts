@@ -4,8 +4,18 @@
  */
 import VOCABULARY from 'virtual:api-vocabulary';
 import type { Lang } from './i18n.js';
-import { type Label, VALUE_LABELS } from './value-labels.js';
-export type FieldKind = 'text' | 'long' | 'number' | 'bool' | 'list' | 'months' | 'link' | 'enum';
+import { type Label, VALUE_LABELS, type VocabularyName } from './value-labels.js';
+export type FieldKind =
+  | 'text'
+  | 'long'
+  | 'number'
+  | 'bool'
+  | 'list'
+  | 'months'
+  | 'link'
+  | 'enum'
+  | 'enumList'
+  | 'monthList';
 
 export interface FieldSpec {
   key: string;
@@ -52,6 +62,10 @@ export const SUCCESSION = VOCABULARY.succession_stage;
 export const RELATIONSHIPS = VOCABULARY.relationship;
 export const EVIDENCE = VOCABULARY.evidence;
 export const ACTIVITIES = VOCABULARY.activity;
+export const LIFE_CYCLES = VOCABULARY.life_cycle;
+export const LEAF_RETENTIONS = VOCABULARY.leaf_retention;
+export const FLOWER_SEXES = VOCABULARY.flower_sex;
+export const NUTRIENT_DEMANDS = VOCABULARY.nutrient_demand;
 
 /** Texts kept per language (`x_de`, `x_en`) beside a neutral `x`. */
 export const LOCALIZED = [
@@ -78,6 +92,22 @@ export const SPECIES_GROUPS: FieldGroup[] = [
       }),
       f('native_range', ['Heimat', 'Native range'], 'long'),
       f('invasiveness', ['Ausbreitungsneigung', 'Invasiveness'], 'long'),
+    ],
+  },
+  {
+    title: ['Für die Planung', 'For planning'],
+    fields: [
+      f('life_cycle', ['Lebensdauer', 'Life cycle'], 'enum', { values: LIFE_CYCLES }),
+      f('woody', ['Verholzend', 'Woody'], 'bool'),
+      f('leaf_retention', ['Laub', 'Foliage'], 'enum', { values: LEAF_RETENTIONS }),
+      f('height_m', ['Höhe (ausgewachsen, höchstens)', 'Height (mature, at most)'], 'number', { unit: 'm' }),
+      f('width_m', ['Breite (ausgewachsen, höchstens)', 'Width (mature, at most)'], 'number', { unit: 'm' }),
+      // Lists the edit form does not offer; they are written through the API.
+      f('light', ['Licht', 'Light'], 'enumList', ro),
+      f('flower_sex', ['Blütengeschlecht', 'Flower sex'], 'enum', { values: FLOWER_SEXES }),
+      f('self_fertile', ['Selbstfruchtbar', 'Self-fertile'], 'bool'),
+      f('flowering_months', ['Blütezeit', 'Flowering'], 'monthList', ro),
+      f('nutrient_demand', ['Nährstoffbedarf', 'Nutrient demand'], 'enum', { values: NUTRIENT_DEMANDS }),
     ],
   },
   {
@@ -283,8 +313,66 @@ export const CULTIVAR_GROUPS: FieldGroup[] = [
   },
 ];
 
-/** Every labelled value, whichever vocabulary it belongs to (a value reads the same in each). */
-const VALUES: Record<string, Label> = Object.assign({}, ...Object.values(VALUE_LABELS));
+/** Vocabularies whose words read differently from the same word elsewhere (`root`, a part and a layer). */
+const OWN_WORDS = new Set<string>(['part']);
+
+/**
+ * Every labelled value, whichever vocabulary it belongs to (a value reads the same in each), but
+ * those of OWN_WORDS, labelled by vocabularyLabel.
+ */
+const VALUES: Record<string, Label> = Object.assign(
+  {},
+  ...Object.entries(VALUE_LABELS)
+    .filter(([name]) => !OWN_WORDS.has(name))
+    .map(([, labels]) => labels),
+);
+
+/** A value of the named vocabulary in plain words. */
+export function vocabularyLabel(vocabulary: VocabularyName, value: string, lang: Lang): string {
+  const labels = VALUE_LABELS[vocabulary] as Record<string, Label>;
+  const found = labels[value];
+  return found ? found[lang === 'de' ? 0 : 1] : value;
+}
+
+/**
+ * The words of the warnings about a species' legal status and hazards, where people decide
+ * whether to plant it (species pages, guild cards, the plant-list check).
+ */
+export const WARNING_LABELS = {
+  legalStatus: ['Rechtlicher Status', 'Legal status'],
+  hazards: ['Gefahren', 'Hazards'],
+  ediblePartsTitle: ['Essbare Teile', 'Edible parts'],
+  caution: ['Vorsicht', 'Caution'],
+  parts: ['Betroffene Teile', 'Parts concerned'],
+  source: ['Quelle', 'Source'],
+  excluded: ['Nicht vorgeschlagen (gesetzlich eingeschränkt)', 'Not suggested (restricted by law)'],
+  excludedIntro: [
+    'Diese Arten kämen in Frage, dürfen aber nicht gepflanzt oder verkauft werden:',
+    'These species would qualify, but may not be planted or sold:',
+  ],
+  country: ['Land (für nationale Verbote)', 'Country (for national bans)'],
+  anyCountry: ['nur EU-Recht', 'EU law only'],
+  membersLegal: ['Arten mit rechtlichem Status', 'Species with a legal status'],
+  membersHazards: ['Arten mit Gefahren', 'Species with hazards'],
+} as const satisfies Record<string, Label>;
+
+/** Where a legal status holds, in plain words (an ISO code the site does not name stays a code). */
+const JURISDICTIONS: Record<string, Label> = {
+  EU: ['EU', 'EU'],
+  CH: ['Schweiz', 'Switzerland'],
+  DE: ['Deutschland', 'Germany'],
+  AT: ['Österreich', 'Austria'],
+  FR: ['Frankreich', 'France'],
+  IT: ['Italien', 'Italy'],
+  LI: ['Liechtenstein', 'Liechtenstein'],
+};
+
+export const COUNTRIES = ['CH', 'DE', 'AT', 'FR', 'IT', 'LI'] as const;
+
+export function jurisdictionLabel(code: string, lang: Lang): string {
+  const found = JURISDICTIONS[code];
+  return found ? found[lang === 'de' ? 0 : 1] : code;
+}
 
 /** The value of an enumerated field in plain words. */
 export function valueLabel(value: string, lang: Lang): string {

@@ -67,6 +67,60 @@ export const VALUE_LABELS = {
   },
   missing_roles: GUILD_ROLES,
   functions: GUILD_ROLES,
+  life_cycle: {
+    annual: ['einjährig', 'annual'],
+    biennial: ['zweijährig', 'biennial'],
+    perennial: ['mehrjährig', 'perennial'],
+  },
+  leaf_retention: {
+    deciduous: ['laubabwerfend', 'deciduous'],
+    semi_evergreen: ['halbimmergrün', 'semi-evergreen'],
+    evergreen: ['immergrün', 'evergreen'],
+  },
+  light: {
+    full_sun: ['sonnig', 'full sun'],
+    partial_shade: ['halbschattig', 'partial shade'],
+    shade: ['schattig', 'shade'],
+  },
+  flower_sex: {
+    hermaphrodite: ['zwittrig', 'hermaphrodite'],
+    monoecious: ['einhäusig', 'monoecious'],
+    dioecious: ['zweihäusig', 'dioecious'],
+    polygamous: ['polygam', 'polygamous'],
+  },
+  nutrient_demand: TOLERANCE,
+  /** The kinds of legal status and of hazard. */
+  kind: {
+    union_list_invasive: ['Invasive Art der EU-Unionsliste', 'Invasive species of the EU Union list'],
+    banned: ['Verboten', 'Banned'],
+    sale_banned: ['Verkauf verboten', 'Sale banned'],
+    protected: ['Geschützt', 'Protected'],
+    toxic: ['Giftig', 'Toxic'],
+    phototoxic: [
+      'Phototoxisch (Saft verbrennt die Haut im Sonnenlicht)',
+      'Phototoxic (sap burns skin in sunlight)',
+    ],
+    irritant: ['Reizend', 'Irritant'],
+    lookalike: ['Verwechslungsgefahr', 'Look-alike risk'],
+  },
+  /** Parts of a plant (hazards and edible parts); labelled apart, as `root` is also a layer. */
+  part: {
+    whole: ['ganze Pflanze', 'whole plant'],
+    root: ['Wurzel', 'root'],
+    bulb: ['Zwiebel', 'bulb'],
+    tuber: ['Knolle', 'tuber'],
+    stem: ['Stängel', 'stem'],
+    bark: ['Rinde', 'bark'],
+    leaf: ['Blatt', 'leaf'],
+    flower: ['Blüte', 'flower'],
+    fruit: ['Frucht', 'fruit'],
+    seed: ['Samen', 'seed'],
+    sap: ['Pflanzensaft', 'sap'],
+    pollen: ['Pollen', 'pollen'],
+    shoot: ['Spross', 'shoot'],
+    pod: ['Hülse', 'pod'],
+    nut: ['Nuss', 'nut'],
+  },
 } as const satisfies Record<string, Record<string, Label>>;
 
 export type VocabularyName = keyof typeof VALUE_LABELS;

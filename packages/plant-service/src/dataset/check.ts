@@ -7,7 +7,7 @@
 import { describeSchemaError } from '@plants/common/validation-message';
 import type { Validator } from 'typebox/compile';
 import { Compile } from 'typebox/compile';
-import { rangeProblem } from '../schema/hardiness.js';
+import { speciesValueProblems } from '../schema/species-rules.js';
 import { identityOf, KIND_NAMES, type Kind, type KindName } from './kinds.js';
 import type { Problem } from './problems.js';
 import type { SourceRecord } from './read.js';
@@ -63,6 +63,8 @@ function schemaProblems(kind: Kind, source: SourceRecord): Problem[] {
       at(field, 'must be a JSON array, e.g. ["a","b"] or [4,5]');
     } else if (error.keyword === 'pattern' && field === 'slug') {
       at(field, 'must be lowercase ASCII letters and digits, single hyphens between');
+    } else if (error.keyword === 'pattern' && field?.endsWith('.source')) {
+      at(field, 'must be an http or https URL');
     } else {
       at(field, problem);
     }
@@ -83,21 +85,12 @@ export function checkDataset(sources: readonly SourceRecord[]): CheckResult {
   for (const source of sources) {
     const { kind, record } = source;
     problems.push(...schemaProblems(kind, source));
-    const zone = kind.name === 'species' ? record.hardiness_zone_usda : undefined;
-    const zoneProblem = typeof zone === 'string' ? rangeProblem(zone) : null;
-    // The schema's pattern reports malformed zones; only a reversed range is left to say.
-    if (
-      zoneProblem !== null &&
-      !problems.some(
-        (p) => p.line === source.line && p.field === 'hardiness_zone_usda' && p.file === source.file,
-      )
-    ) {
-      problems.push({
-        file: source.file,
-        line: source.line,
-        field: 'hardiness_zone_usda',
-        message: zoneProblem,
-      });
+    // What the schema cannot say, for a field the schema found nothing wrong with.
+    for (const { field, problem } of kind.name === 'species' ? speciesValueProblems(record) : []) {
+      const reported = problems.some(
+        (p) => p.line === source.line && p.file === source.file && p.field?.split('.')[0] === field,
+      );
+      if (!reported) problems.push({ file: source.file, line: source.line, field, message: problem });
     }
     if (kind.identity.every((f) => typeof record[f] === 'string')) {
       const key = identityOf(kind, record);

@@ -47,6 +47,11 @@ interface Statements {
   insert: Statement;
   /** Own fields whose column is NOT NULL with a default, and that default. */
   defaults: [string, unknown][];
+  /**
+   * Own fields kept as json text, with their column: written as the column writes them (its
+   * canonical text), since json_to_recordset keeps each value's text as the batch gives it.
+   */
+  json: [string, PgColumn][];
 }
 
 const statements = new Map<KindName, Statements>();
@@ -95,14 +100,18 @@ function statementsFor(kind: Kind): Statements {
       `greatest(${t}.${a}, ${t}.${b}) = greatest(s.${a}, s.${b})`
     );
   };
+  // json has no equality operator: its canonical text is compared.
+  const isJson = (c: string) => columns[c]?.getSQLType() === 'json';
   const list = (alias: string) => written.map((c) => `${alias}.${id(c)}`).join(', ');
+  const compared = (alias: string) =>
+    written.map((c) => `${alias}.${id(c)}${isJson(c) ? '::text' : ''}`).join(', ');
   const set = written.map((c) => `${id(c)} = s.${id(c)}`);
   if ('updated_at' in columns) set.push(`${id('updated_at')} = clock_timestamp()`);
 
   const built: Statements = {
     update: {
       head: `update ${table} t set ${set.join(', ')} from ${rowsHead}`,
-      tail: `${rowsTail} where ${sameIdentity('t')} and (${list('t')}) is distinct from (${list('s')}) returning 1`,
+      tail: `${rowsTail} where ${sameIdentity('t')} and (${compared('t')}) is distinct from (${compared('s')}) returning 1`,
     },
     insert: {
       head: `insert into ${table} (${written.map(id).join(', ')}) select ${list('s')} from ${rowsHead}`,
@@ -112,6 +121,7 @@ function statementsFor(kind: Kind): Statements {
       .map((f) => [f, column(f)] as const)
       .filter(([, c]) => c.notNull && c.hasDefault && c.default !== undefined)
       .map(([f, c]) => [f, c.default]),
+    json: own.filter(isJson).map((f) => [f, column(f)]),
   };
   statements.set(kind.name, built);
   return built;
@@ -124,9 +134,12 @@ async function run(tx: Tx, { head, tail }: Statement, json: string): Promise<num
 
 export async function upsertKind(tx: Tx, kind: Kind, records: readonly Row[]): Promise<KindCounts> {
   const counts: KindCounts = { inserted: 0, updated: 0, unchanged: 0 };
-  const { update, insert, defaults } = statementsFor(kind);
+  const { update, insert, defaults, json: jsonFields } = statementsFor(kind);
+  const prepared = (r: Row) => withJson(withDefaults(r, defaults), jsonFields);
   for (const batch of batches(records, ROWS_PER_STATEMENT)) {
-    const json = JSON.stringify(defaults.length === 0 ? batch : batch.map((r) => withDefaults(r, defaults)));
+    const json = JSON.stringify(
+      defaults.length === 0 && jsonFields.length === 0 ? batch : batch.map(prepared),
+    );
     // Update first: the rows inserted next must not be compared with themselves.
     const updated = await run(tx, update, json);
     const inserted = await run(tx, insert, json);
@@ -137,7 +150,19 @@ export async function upsertKind(tx: Tx, kind: Kind, records: readonly Row[]): P
   return counts;
 }
 
+function withJson(record: Row, fields: [string, PgColumn][]): Row {
+  if (fields.length === 0) return record;
+  const row = { ...record };
+  for (const [field, column] of fields) {
+    const value = row[field];
+    if (value !== undefined && value !== null)
+      row[field] = JSON.parse(column.mapToDriverValue(value) as string);
+  }
+  return row;
+}
+
 function withDefaults(record: Row, defaults: [string, unknown][]): Row {
+  if (defaults.length === 0) return record;
   const row = { ...record };
   for (const [field, value] of defaults)
     if (row[field] === undefined || row[field] === null) row[field] = value;

@@ -154,6 +154,12 @@ export const species = pgTable(
       .where(sql`${t.guild_score} > 0`),
     index('species_names_idx').using('gin', t.names),
     trigramIndex('species_names_trgm_idx', t.names_text),
+    // The planner filters on list fields: a light the list holds, an item of edible parts (the
+    // json list read as jsonb, as the filter writes it).
+    index('species_light_idx').using('gin', t.light),
+    index('species_edible_parts_idx').using('gin', sql`(${t.edible_parts}::jsonb) jsonb_path_ops`),
+    // The species the law keeps out of guilds, looked up on every guild request.
+    index('species_legal_status_idx').using('gin', sql`(${t.legal_status}::jsonb) jsonb_path_ops`),
   ],
 );
 

@@ -3,10 +3,18 @@
  * behaviour a client cannot see from the schemas alone.
  */
 import { EVIDENCE_BONUS, FUNCTION_RULES, GUILD_FUNCTIONS } from '../schema/guild-functions.js';
-import { FACETS } from '../schema/species-facets.js';
+import { FACETS, PLANNER_FACETS } from '../schema/species-facets.js';
 import {
+  EDIBLE_PARTS,
   EVIDENCE_LEVELS,
+  FLOWER_SEXES,
+  HAZARD_KINDS,
+  LEAF_RETENTIONS,
+  LEGAL_STATUS_KINDS,
+  LIFE_CYCLES,
+  LIGHT_LEVELS,
   NATIVE_STATUSES,
+  NUTRIENT_DEMANDS,
   PLANT_LAYERS,
   RELATIONSHIPS,
   SUCCESSION_STAGES,
@@ -140,6 +148,23 @@ API token sent as \`Authorization: Bearer <token>\`.
   \`{value, count}\` per value in the whole filtered set (not only the page), \`null\` for unknown, so each
   facet's counts add up to \`total\`; by count, then value. \`family\` values are family slugs. An unknown
   name is a 400; without \`facets\` the page is unchanged.
+- **Planner fields of a species.** Each is null when not known (never guessed):
+  \`legal_status\` (a list of \`{jurisdiction, kind, source, note?}\`; jurisdiction \`EU\` or an ISO 3166-1
+  alpha-2 code; kind ${LEGAL_STATUS_KINDS.join(', ')}; \`[]\`: checked against the lists the dataset covers and on
+  none), \`hazards\` (\`{kind, parts, text_en, text_de, source}\`, kind ${HAZARD_KINDS.join(', ')}),
+  \`edible_parts\` (\`{part, caution_en?, caution_de?}\`, part ${EDIBLE_PARTS.join(', ')}), \`life_cycle\`
+  (${LIFE_CYCLES.join(', ')}), \`woody\`, \`leaf_retention\` (${LEAF_RETENTIONS.join(', ')}), \`height_m\` and
+  \`width_m\` (typical mature maxima, > 0), \`light\` (a non-empty list of ${LIGHT_LEVELS.join(', ')}, each once),
+  \`flower_sex\` (${FLOWER_SEXES.join(', ')}), \`self_fertile\`, \`flowering_months\` (1–12, ascending, each
+  once), \`nutrient_demand\` (${NUTRIENT_DEMANDS.join(', ')}). Every \`source\` is an http or https URL. The members
+  of a list's items are answered in the order the schema declares them, whatever order a write sent them in;
+  an unknown member is a 400 naming it (\`legal_status.0.why\`).
+- **Planner filters** (species list): \`light\` (species whose \`light\` holds it), \`life_cycle\`, \`edible_part\`
+  (species with an item of that part), \`exclude_legal_status\` (leaves out species carrying a kind in any
+  jurisdiction, \`union_list_invasive\`, or in one, \`banned:CH\`; several separated by commas). A species whose
+  \`legal_status\` is null is not left out: nothing is known against it. Facets ${PLANNER_FACETS.join(', ')}:
+  \`light\` and \`edible_part\` count a species once for each value its list holds (so they need not add up to
+  \`total\`), an unknown list under null, an empty one nowhere.
 - **Guild functions.** ${GUILD_FUNCTIONS.map((fn) => `\`${fn}\`: ${FUNCTION_RULES[fn]}`).join('; ')}.
 - **Guilds** (\`GET /api/v1/species/{ref}/guild\`). Candidates are species other than the focal one that
   have a beneficial relation with it or at least one guild function; a species antagonistic to it is never
@@ -152,6 +177,16 @@ API token sent as \`Authorization: Bearer <token>\`.
   20) are shown. \`functions\` has one group per guild function, \`layers\` one per plant layer; a candidate
   appears in every group it belongs to, and one without a layer only under its functions. With
   \`hardiness_zone\`, candidates must be hardy in all of it (as in the filter); with \`native_status\`, have it.
+- **Guilds and the law.** A species on the EU's Union list of invasive alien species (\`legal_status\` kind
+  \`union_list_invasive\`, jurisdiction \`EU\`: keeping, growing, selling and releasing it are prohibited in every
+  member state) is never a candidate. With \`country\` (an ISO 3166-1 alpha-2 code, upper case), species
+  \`banned\` or \`sale_banned\` there are not candidates either; without it national bans are not applied, as the
+  service cannot know where the guild is planted. \`protected\` keeps no species out (protection forbids taking
+  it from the wild, not planting it). The species left out that would otherwise be candidates (a beneficial
+  relation with the focal species or a guild function, and passing the filters) are listed under \`excluded\`
+  with the statuses that keep them out; antagonists stay under \`avoid\`. Every member of a guild answer
+  carries its \`legal_status\` and \`hazards\`; the guild check lists the members with a legal status in any
+  jurisdiction under \`legal_status\` and those with hazards under \`hazards\`.
 - **Guild check** (\`POST /api/v1/guilds/check\`, public, changes nothing, not rate-limited as a write):
   \`species\` holds 2–50 slugs or uuids; an unknown one is a 400 naming its position, counted from 0
   (\`species[3]\`); the same species again (by slug or uuid) counts once. \`conflicts\` and \`synergies\` are

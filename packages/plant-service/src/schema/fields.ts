@@ -6,6 +6,7 @@
  */
 import {
   boolean,
+  customType,
   doublePrecision,
   integer,
   type PgColumnBuilderBase,
@@ -13,7 +14,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import { type Static, type TOptional, type TSchema, type TUnsafe, Type } from 'typebox';
+import { type Static, type TObject, type TOptional, type TSchema, type TUnsafe, Type } from 'typebox';
 import { Nullable, type TNullable } from './types.js';
 
 /**
@@ -24,11 +25,13 @@ export type SearchWeight = 'A' | 'C';
 
 /**
  * How a list filters on the field: `equals` takes one value of the field (a word of its vocabulary,
- * true or false), `minimum` the least value a record may have. `param` names the query parameter
- * where it is not the field's own name.
+ * true or false), `minimum` the least value a record may have, `contains` one item a list field
+ * must hold (for a list of objects, the value of the item member `key`). `param` names the query
+ * parameter where it is not the field's own name.
  */
 export interface FilterDef {
-  readonly by: 'equals' | 'minimum';
+  readonly by: 'equals' | 'minimum' | 'contains';
+  readonly key?: string;
   readonly param?: string;
   /** The parameter's description; none unless given. */
   readonly description?: string;
@@ -67,7 +70,7 @@ type StrOpts<W extends boolean> = Opts<W> & {
   search?: SearchWeight;
   payload?: { maxLength?: number; format?: string };
 };
-type NumOpts<W extends boolean> = Opts<W> & { minimum?: number; maximum?: number };
+type NumOpts<W extends boolean> = Opts<W> & { minimum?: number; maximum?: number; exclusiveMinimum?: number };
 
 const meta = (o: Opts<boolean>) => (o.description ? { description: o.description } : {});
 const isWritable = <W extends boolean>(o: Opts<W>) => (o.writable ?? true) as W;
@@ -170,12 +173,81 @@ export function strList<W extends boolean = true>(o: Opts<W> & { search?: Search
   } satisfies FieldDef;
 }
 
-export function intList<W extends boolean = true>(o: NumOpts<W>) {
+export function intList<W extends boolean = true>(o: NumOpts<W> & { maxItems?: number }) {
   return {
-    schema: Type.Array(Type.Integer(range(o)), { maxItems: 60, uniqueItems: true, ...meta(o) }),
+    schema: Type.Array(Type.Integer(range(o)), { maxItems: o.maxItems ?? 60, uniqueItems: true, ...meta(o) }),
     column: () => smallint().array(),
     writable: isWritable(o),
   } satisfies FieldDef;
+}
+
+/** Several words of a vocabulary: a non-empty list, each word once. */
+export function oneOfList<const V extends readonly [string, ...string[]], W extends boolean = true>(
+  values: V,
+  o: Opts<W> = {},
+) {
+  return {
+    schema: Type.Array(Type.Unsafe<V[number]>({ type: 'string', enum: [...values] }), {
+      minItems: 1,
+      maxItems: values.length,
+      uniqueItems: true,
+      ...meta(o),
+    }),
+    column: () => text({ enum: values }).array(),
+    writable: isWritable(o),
+  } satisfies FieldDef;
+}
+
+/**
+ * An item of a list of objects as its column keeps it: its members in the order the item schema
+ * declares them, members left out staying out. Responses are the text the database keeps of each
+ * record, and a write answers the record serialised by the schema, so both must write the same
+ * members in the same order whatever order a payload or a dataset file gave them in.
+ */
+export function canonicalItems(
+  item: TObject,
+  list: readonly Record<string, unknown>[],
+): Record<string, unknown>[] {
+  const keys = Object.keys(item.properties);
+  return list.map((value) =>
+    Object.fromEntries(keys.filter((key) => value[key] !== undefined).map((key) => [key, value[key]])),
+  );
+}
+
+/**
+ * A `json` column holding a list of objects as its canonical text (see canonicalItems). `json`,
+ * not `jsonb`: the database writes a record's response text with the column's own text in it, and
+ * jsonb would give it back re-spaced and with its members re-ordered by key length.
+ */
+const jsonList = <T extends TObject>(item: T) =>
+  customType<{ data: Static<T>[]; driverData: unknown }>({
+    dataType: () => 'json',
+    toDriver: (value) => JSON.stringify(canonicalItems(item, value as Record<string, unknown>[])),
+    // node-postgres and PGlite parse json themselves; a text is parsed here.
+    fromDriver: (value) => (typeof value === 'string' ? JSON.parse(value) : value) as Static<T>[],
+  });
+
+/**
+ * A list of structured items, each of the shape `item` (an object schema that names its required
+ * members and admits no others).
+ */
+export function objList<T extends TObject, W extends boolean = true>(
+  item: T,
+  o: Opts<W> & { maxItems?: number } = {},
+) {
+  return {
+    schema: Type.Array(item, { maxItems: o.maxItems ?? 50, ...meta(o) }),
+    column: () => jsonList(item)(),
+    writable: isWritable(o),
+  } satisfies FieldDef;
+}
+
+/** The item schema of a list of objects, or undefined for any other field. */
+export function listItem(def: FieldDef): TObject | undefined {
+  const items = (def.schema as { type?: unknown; items?: { type?: unknown } }).items;
+  return (def.schema as { type?: unknown }).type === 'array' && items?.type === 'object'
+    ? (items as TObject)
+    : undefined;
 }
 
 export function time<W extends boolean = true>(o: Opts<W> = {}) {
@@ -190,26 +262,32 @@ export function time<W extends boolean = true>(o: Opts<W> = {}) {
  * The field, filtered on by the lists that name it (see `filterParams`). `param` names the query
  * parameter when it is not the field's name.
  */
-export function filtered<D extends FieldDef, const P extends string = never>(
+export function filtered<
+  D extends FieldDef,
+  const B extends FilterDef['by'] = FilterDef['by'],
+  const P extends string = never,
+>(
   field: D,
-  by: FilterDef['by'],
-  o: { param?: P; description?: string } = {},
-): D & { filter: { by: FilterDef['by']; param: P } } {
+  by: B,
+  o: { param?: P; description?: string; key?: string } = {},
+): D & { filter: { by: B; param: P } } {
   return {
     ...field,
     filter: {
       by,
+      ...(o.key ? { key: o.key } : {}),
       ...(o.param ? { param: o.param } : {}),
       ...(o.description ? { description: o.description } : {}),
     },
-  } as D & { filter: { by: FilterDef['by']; param: P } };
+  } as D & { filter: { by: B; param: P } };
 }
 
 const searched = (o: { search?: SearchWeight }) => (o.search ? { search: o.search } : {});
 
-function range(o: { minimum?: number; maximum?: number }) {
+function range(o: { minimum?: number; maximum?: number; exclusiveMinimum?: number }) {
   return {
     ...(o.minimum === undefined ? {} : { minimum: o.minimum }),
+    ...(o.exclusiveMinimum === undefined ? {} : { exclusiveMinimum: o.exclusiveMinimum }),
     ...(o.maximum === undefined ? {} : { maximum: o.maximum }),
   };
 }
@@ -276,7 +354,10 @@ export function columns<F extends Fields>(fields: F): { [K in keyof F]: ReturnTy
   };
 }
 
-type FilterValue<D extends FieldDef> = Static<D extends { input: infer I extends TSchema } ? I : D['schema']>;
+/** A filter's value: one of the field's values, or for `contains` one word its items hold. */
+type FilterValue<D extends FieldDef> = D extends { filter: { by: 'contains' } }
+  ? string
+  : Static<D extends { input: infer I extends TSchema } ? I : D['schema']>;
 type ParamName<D extends FieldDef, K> = D extends { filter: { param: infer P extends string } }
   ? [P] extends [never]
     ? K
@@ -292,6 +373,19 @@ export function filterParam(field: string, def: FieldDef): string {
   return def.filter.param ?? field;
 }
 
+/** What one value of the field's filter is: the field's value, or for `contains` an item (or its `key`). */
+function filterValueSchema(def: FieldDef): TSchema {
+  const schema = def.input ?? def.schema;
+  if (def.filter?.by !== 'contains') return schema;
+  const items = (schema as { items?: TSchema }).items;
+  if (items === undefined) throw new Error('a contains filter needs a list field');
+  const key = def.filter.key;
+  if (key === undefined) return items;
+  const member = (items as TObject).properties?.[key];
+  if (member === undefined) throw new Error(`the items have no member ${key}`);
+  return member;
+}
+
 /**
  * The query parameters of a list's filters on `names`, in that order: each takes a value of the
  * field (as a payload gives it, never null), with the filter's description; a minimum's parameter
@@ -304,7 +398,7 @@ export function filterParams<F extends Fields, const N extends readonly (keyof F
   return Object.fromEntries(
     names.map((name) => {
       const def = fields[name] as FieldDef;
-      const { description: _, ...value } = (def.input ?? def.schema) as Record<string, unknown>;
+      const { description: _, ...value } = filterValueSchema(def) as Record<string, unknown>;
       const description =
         def.filter?.description ?? (def.filter?.by === 'minimum' ? `Minimum ${name}.` : undefined);
       const described = description === undefined ? {} : { description };

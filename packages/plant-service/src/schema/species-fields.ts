@@ -3,14 +3,105 @@
  * leaves out; they are filled by bulk import only.
  */
 
-import { bool, count, filtered, int, name, num, oneOf, str, strList } from './fields.js';
+import { Type } from 'typebox';
+import {
+  bool,
+  count,
+  filtered,
+  int,
+  intList,
+  name,
+  num,
+  objList,
+  oneOf,
+  oneOfList,
+  str,
+  strList,
+} from './fields.js';
 import { ZONE_RANGE_PATTERN } from './hardiness.js';
-import { NATIVE_STATUSES, PLANT_LAYERS, SUCCESSION_STAGES, TOLERANCE_LEVELS } from './vocabularies.js';
+import { Nullable } from './types.js';
+import {
+  EDIBLE_PARTS,
+  FLOWER_SEXES,
+  HAZARD_KINDS,
+  LEAF_RETENTIONS,
+  LEGAL_STATUS_KINDS,
+  LIFE_CYCLES,
+  LIGHT_LEVELS,
+  NATIVE_STATUSES,
+  NUTRIENT_DEMANDS,
+  PLANT_LAYERS,
+  PLANT_PARTS,
+  SUCCESSION_STAGES,
+  TOLERANCE_LEVELS,
+} from './vocabularies.js';
 
 const importOnly = { writable: false } as const;
 const ppm = (unit: 'number' | 'integer') =>
   unit === 'number' ? num({ minimum: 0, ...importOnly }) : count({ ...importOnly });
 const rating = (description: string) => int({ minimum: 0, maximum: 4, small: true, description });
+const words = <const V extends readonly string[]>(values: V, description?: string) =>
+  Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
+
+/** Where a statement about a species comes from: only web addresses a reader can open. */
+export const SOURCE_URL_PATTERN = '^https?://\\S+$';
+const SourceUrl = Type.String({
+  maxLength: 2_000,
+  pattern: SOURCE_URL_PATTERN,
+  description: 'The source: an http or https URL.',
+});
+
+/** The code of the jurisdiction a legal status holds in: `EU`, or an ISO 3166-1 alpha-2 country code. */
+export const JURISDICTION_PATTERN = '^(EU|[A-Z]{2})$';
+
+/** One legal status of a species, in one jurisdiction. */
+export const LegalStatusItem = Type.Object(
+  {
+    jurisdiction: Type.String({
+      pattern: JURISDICTION_PATTERN,
+      description: '`EU` or an ISO 3166-1 alpha-2 country code (`CH`, `DE`, `AT`, ...).',
+    }),
+    kind: words(
+      LEGAL_STATUS_KINDS,
+      '`union_list_invasive`: on the EU list of invasive alien species of Union concern (keeping, growing, ' +
+        'selling and releasing prohibited); `banned`: handling prohibited there; `sale_banned`: selling or ' +
+        'giving away prohibited there; `protected`: a protected species there.',
+    ),
+    source: SourceUrl,
+    note: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+);
+
+/** One hazard of a species. */
+export const HazardItem = Type.Object(
+  {
+    kind: words(
+      HAZARD_KINDS,
+      '`toxic`: poisonous parts; `phototoxic`: sap that burns skin in sunlight; `irritant`: skin or mucous ' +
+        'membrane irritation; `lookalike`: easily confused with a dangerous species.',
+    ),
+    parts: Type.Array(words(PLANT_PARTS), {
+      maxItems: PLANT_PARTS.length,
+      uniqueItems: true,
+      description: 'The parts concerned (may be empty for a look-alike).',
+    }),
+    text_en: Type.String({ maxLength: 500 }),
+    text_de: Type.String({ maxLength: 500 }),
+    source: SourceUrl,
+  },
+  { additionalProperties: false },
+);
+
+/** One edible part of a species, with what to take care of when preparing it. */
+export const EdiblePartItem = Type.Object(
+  {
+    part: words(EDIBLE_PARTS),
+    caution_en: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+    caution_de: Type.Optional(Nullable(Type.String({ maxLength: 300 }))),
+  },
+  { additionalProperties: false },
+);
 
 export const speciesFields = {
   // Names and texts
@@ -104,6 +195,39 @@ export const speciesFields = {
   beetle_count: count(),
   bird_count: count(),
   mammal_count: count(),
+  // Planner fields
+  legal_status: objList(LegalStatusItem, {
+    description:
+      'Legal statuses in the jurisdictions covered (data/README.md names the lists). An empty list: checked ' +
+      'against those lists and on none.',
+  }),
+  hazards: objList(HazardItem, {
+    description: 'Known hazards. An empty list: a cited source states no notable hazard.',
+  }),
+  edible_parts: filtered(
+    objList(EdiblePartItem, {
+      description: 'Edible parts, each with a preparation caution where one applies.',
+    }),
+    'contains',
+    { key: 'part', param: 'edible_part', description: 'Species with this edible part.' },
+  ),
+  life_cycle: filtered(oneOf(LIFE_CYCLES), 'equals'),
+  woody: bool(),
+  leaf_retention: oneOf(LEAF_RETENTIONS),
+  height_m: num({ exclusiveMinimum: 0, maximum: 150, description: 'Typical mature maximum height, metres.' }),
+  width_m: num({ exclusiveMinimum: 0, maximum: 150, description: 'Typical mature maximum width, metres.' }),
+  light: filtered(oneOfList(LIGHT_LEVELS, { description: 'The light the species grows in.' }), 'contains', {
+    description: 'Species that grow in this light.',
+  }),
+  flower_sex: oneOf(FLOWER_SEXES),
+  self_fertile: bool(),
+  flowering_months: intList({
+    minimum: 1,
+    maximum: 12,
+    maxItems: 12,
+    description: 'Month numbers 1–12, ascending.',
+  }),
+  nutrient_demand: oneOf(NUTRIENT_DEMANDS),
   // External references
   kb_qid: str({ maxLength: 100, description: 'Knowledge-base id (Wikidata Q-id).' }),
   biodiv_id: str({ maxLength: 100, description: 'Biodiversity database key (GBIF).' }),
@@ -127,3 +251,9 @@ export const SPECIES_LIST_FILTERS = [
   'nectar_value',
   'wild_bee_count',
 ] as const;
+
+/**
+ * The planner fields' list filters: answered by the database alone (the in-memory list index
+ * answers only the filters above).
+ */
+export const SPECIES_PLANNER_FILTERS = ['light', 'life_cycle', 'edible_parts'] as const;

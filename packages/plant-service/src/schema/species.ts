@@ -2,8 +2,9 @@ import { type Static, Type } from 'typebox';
 import { createProps, filterParams, payloadProps, recordProps } from './fields.js';
 import { HardinessZoneParam } from './hardiness-param.js';
 import { identityFields, timestampFields } from './identity.js';
+import { ExcludeLegalStatusParam } from './legal-status-param.js';
 import { FacetCountsSchema, FacetsParam } from './species-facets.js';
-import { SPECIES_LIST_FILTERS, speciesFields } from './species-fields.js';
+import { SPECIES_LIST_FILTERS, SPECIES_PLANNER_FILTERS, speciesFields } from './species-fields.js';
 import { Paginated, Paging, Uuid } from './types.js';
 
 export const SpeciesSchema = Type.Object(
@@ -66,6 +67,8 @@ export const SpeciesListQuery = Type.Object(
     ...Paging,
     family: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Family slug.' })),
     ...filterParams(speciesFields, SPECIES_LIST_FILTERS),
+    ...filterParams(speciesFields, SPECIES_PLANNER_FILTERS),
+    exclude_legal_status: Type.Optional(ExcludeLegalStatusParam),
     hardiness_zone: Type.Optional(HardinessZoneParam),
     facets: Type.Optional(FacetsParam),
   },

@@ -73,8 +73,9 @@ describe('species records', () => {
     expect(res.statusCode, res.body).toBe(200);
     const s = res.json();
     expect(Object.keys(s).sort()).toEqual(Object.keys(SpeciesSchema.properties).sort());
-    // 6 identity fields (id, slug, family_id, name_scientific and the timestamps) and 81 attributes.
-    expect(Object.keys(s)).toHaveLength(87);
+    // 6 identity fields (id, slug, family_id, name_scientific and the timestamps), 81 attributes
+    // and 13 planner fields.
+    expect(Object.keys(s)).toHaveLength(100);
     expect(s).toMatchObject({
       slug: 'vicia-faba',
       family_id: fabaceae.id,

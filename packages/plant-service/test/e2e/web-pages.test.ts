@@ -188,6 +188,84 @@ describe('the site in headless Chromium', () => {
     await closeClean(context, problems);
   });
 
+  it('warns of a hazard and a legal status on the species page, on its guild card and in the plant-list check', {
+    timeout: SLOW,
+  }, async () => {
+    const hazard = {
+      kind: 'toxic',
+      parts: ['seed', 'bark'],
+      text_en: 'All parts are poisonous, the seeds most of all.',
+      text_de: 'Alle Teile sind giftig, besonders die Samen.',
+      source: 'https://toxinfo.ch/',
+    };
+    const status = {
+      jurisdiction: 'CH',
+      kind: 'sale_banned',
+      source: 'https://www.fedlex.admin.ch/eli/cc/2008/614/de',
+    };
+    const cookie = await site.rig.t.cookie({ editor: true });
+    const put = await site.rig.t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/species/laburnum-anagyroides',
+      headers: { cookie },
+      payload: { hazards: [hazard], legal_status: [status] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+
+    const { context, page, problems } = await open();
+    await page.goto(`${site.url}/species/laburnum-anagyroides`);
+    const hazards = page.locator('[data-warnings] [data-hazards]');
+    await hazards.waitFor();
+    expect(await hazards.textContent()).toContain('Toxic (seed, bark)');
+    expect(await hazards.textContent()).toContain(hazard.text_en);
+    expect(await page.locator('[data-warnings] [data-legal-status]').textContent()).toContain(
+      'Switzerland: Sale banned',
+    );
+    await expectNoSeriousViolations(page, 'species page with warnings');
+
+    // A beneficial companion ranks first in its layer: laburnum's card is among the apple's guild.
+    const [apple, laburnum] = await Promise.all(
+      ['malus-domestica', 'laburnum-anagyroides'].map((slug) =>
+        api<{ id: string }>(`/api/v1/species/${slug}`),
+      ),
+    );
+    const companion = await site.rig.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/companions',
+      headers: { cookie },
+      payload: { species_a_id: apple?.id, species_b_id: laburnum?.id, relationship: 'beneficial' },
+    });
+    expect(companion.statusCode, companion.body).toBe(200);
+    await page.goto(`${site.url}/guild/malus-domestica`);
+    const card = page.locator('#by-layer ~ div .card', { hasText: 'Laburnum anagyroides' }).first();
+    await card.waitFor();
+    expect(await card.locator('.badge.hazard').textContent()).toContain('Toxic');
+    expect(await card.locator('.badge.legal').textContent()).toContain('Switzerland: Sale banned');
+    // Planted in Switzerland, it is no candidate: listed apart with the reason.
+    await page.selectOption('#guild-country', 'CH');
+    const excluded = page.locator('[data-excluded] .card', { hasText: 'Laburnum anagyroides' });
+    await excluded.waitFor();
+    expect(await excluded.textContent()).toContain('Switzerland: Sale banned');
+    expect(await page.locator('#by-layer ~ div .card', { hasText: 'Laburnum anagyroides' }).count()).toBe(0);
+    await expectNoSeriousViolations(page, 'guild page with excluded species');
+
+    await page.goto(`${site.url}/check`);
+    await page.fill('#check-list', 'malus-domestica\nlaburnum-anagyroides');
+    await page.click('main button[type=submit]');
+    const checked = page.locator('.check-result [data-hazards]');
+    await checked.waitFor();
+    expect(await checked.textContent()).toContain('Toxic');
+    await closeClean(context, problems);
+
+    const german = await open({ locale: 'de-DE' });
+    await german.page.goto(`${site.url}/species/laburnum-anagyroides`);
+    const giftig = german.page.locator('[data-warnings] [data-hazards]');
+    await giftig.waitFor();
+    expect(await giftig.textContent()).toContain('Giftig (Samen, Rinde)');
+    expect(await giftig.textContent()).toContain(hazard.text_de);
+    await closeClean(german.context, german.problems);
+  });
+
   it('has no serious accessibility violation on any page type, and writes screenshots', {
     timeout: SLOW * 2,
   }, async () => {

@@ -80,6 +80,50 @@ describe('dataset check', () => {
     ]);
   });
 
+  it("checks the planner fields' shapes: vocabularies, members, http(s) sources, ascending months", async () => {
+    const source = 'https://eur-lex.europa.eu/eli/reg_impl/2016/1141/oj';
+    const species = (slug: string, values: object) => ({
+      slug,
+      family: 'apiaceae',
+      name_scientific: slug,
+      ...values,
+    });
+    const problems = await problemsOf({
+      'families.jsonl': jsonl({ slug: 'apiaceae', name_scientific: 'Apiaceae' }),
+      'species.jsonl': jsonl(
+        species('a', {
+          legal_status: [{ jurisdiction: 'EU', kind: 'union_list_invasive', source }],
+          hazards: [
+            { kind: 'lookalike', parts: [], text_en: 'Like hemlock.', text_de: 'Wie Schierling.', source },
+          ],
+          edible_parts: [{ part: 'root', caution_en: 'Cook.', caution_de: 'Kochen.' }, { part: 'shoot' }],
+          light: ['full_sun'],
+          flowering_months: [5, 6, 7],
+          life_cycle: 'biennial',
+          height_m: 1.5,
+        }),
+        species('b', {
+          legal_status: [{ jurisdiction: 'EU', kind: 'union_list_invasive', source: 'www.example.org' }],
+        }),
+        species('c', { legal_status: [{ jurisdiction: 'eu', kind: 'protected', source }] }),
+        species('d', { hazards: [{ kind: 'toxic', parts: ['berry'], text_en: 'x', text_de: 'y', source }] }),
+        species('e', { edible_parts: [{ part: 'leaf', preparation: 'raw' }] }),
+        species('f', { flowering_months: [8, 7], light: [] }),
+        species('g', { legal_status: { jurisdiction: 'EU' }, height_m: 0 }),
+      ),
+    });
+    expect(problems).toEqual([
+      'species.jsonl:2: legal_status.0.source: must be an http or https URL',
+      'species.jsonl:3: legal_status.0.jurisdiction: must match pattern "^(EU|[A-Z]{2})$"',
+      'species.jsonl:4: hazards.0.parts.0: must be one of: whole, root, bulb, tuber, stem, bark, leaf, flower, fruit, seed, sap, pollen',
+      'species.jsonl:5: edible_parts.0.preparation: is not a known field',
+      'species.jsonl:6: light: must not have fewer than 1 items',
+      'species.jsonl:6: flowering_months: must be in ascending order, each month once',
+      'species.jsonl:7: legal_status: must be array or null',
+      'species.jsonl:7: height_m: must be > 0',
+    ]);
+  });
+
   it('reads CSV: typed cells, JSON arrays, null and empty strings, lines of multi-line cells', async () => {
     const csv = [
       'slug,family,name_scientific,description,nitrogen_fixer,ph_min,guild_role,name_de,colour',
@@ -150,6 +194,11 @@ describe('dataset check', () => {
       ['nitrogen_fixer', false],
       ['guild_role', ['food', 'a,b "c"']],
       ['guild_role', []],
+      [
+        'hazards',
+        [{ kind: 'toxic', parts: ['seed'], text_en: 'a, "b"', text_de: 'ü\n', source: 'https://x.org' }],
+      ],
+      ['edible_parts', [{ part: 'leaf', caution_en: null }]],
     ] as const) {
       const cell = toCell(value);
       expect(cell).not.toBeNull();

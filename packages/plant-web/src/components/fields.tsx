@@ -10,6 +10,10 @@ import {
 } from '../labels.js';
 import { YearBar } from './year-bar.js';
 
+/** A month's name in the page's language (1 is January). */
+const monthName = (month: number, lang: string) =>
+  new Date(Date.UTC(2000, month - 1, 1)).toLocaleString(lang, { month: 'long', timeZone: 'UTC' });
+
 /** Whether a record has a value for the field (texts in either language count). */
 function filled(record: Record<string, unknown>, field: FieldSpec): boolean {
   if (LOCALIZED.includes(field.key)) return localized(record, field.key, 'en') !== null;
@@ -30,6 +34,10 @@ function Value({ record, field }: { record: Record<string, unknown>; field: Fiel
       return <>{valueLabel(String(value), lang)}</>;
     case 'number':
       return <>{`${Number(value).toLocaleString(lang)}${field.unit ? ` ${field.unit}` : ''}`}</>;
+    case 'enumList':
+      return <>{(value as string[]).map((item) => valueLabel(item, lang)).join(', ')}</>;
+    case 'monthList':
+      return <>{(value as number[]).map((month) => monthName(month, lang)).join(', ')}</>;
     case 'list':
       return (
         <ul class="inline-list">

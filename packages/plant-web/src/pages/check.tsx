@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { ApiError, api, type Evidence, type Member } from '../api.js';
 import { commonName, useTitle } from '../components/common.js';
+import { WarningBadges } from '../components/warnings.js';
 import { useT } from '../i18n.js';
-import { valueLabel } from '../labels.js';
+import { label, valueLabel, WARNING_LABELS } from '../labels.js';
 
 interface Pair {
   species_a: Member;
@@ -17,6 +18,8 @@ interface GuildCheck {
   missing_layers: string[];
   missing_roles: string[];
   outside_zone: Member[];
+  legal_status: Member[];
+  hazards: Member[];
 }
 
 /** "Check my plant list": conflicts, synergies and gaps of a set of species. */
@@ -59,6 +62,16 @@ export function CheckPage() {
       ))}
     </ul>
   );
+  const warned = (members: Member[]) => (
+    <ul class="warning-list">
+      {members.map((m) => (
+        <li key={m.id}>
+          <a href={`/species/${m.slug}`}>{name(m)}</a>
+          <WarningBadges member={m} />
+        </li>
+      ))}
+    </ul>
+  );
   return (
     <>
       <h1>{t('check')}</h1>
@@ -88,6 +101,24 @@ export function CheckPage() {
       </form>
       {result ? (
         <div class="check-result" aria-live="polite">
+          {result.legal_status.length > 0 ? (
+            <div class="warning legal" data-legal-status>
+              <h2>
+                <span aria-hidden="true">⚠ </span>
+                {label(WARNING_LABELS.membersLegal, lang)}
+              </h2>
+              {warned(result.legal_status)}
+            </div>
+          ) : null}
+          {result.hazards.length > 0 ? (
+            <div class="warning hazard" data-hazards>
+              <h2>
+                <span aria-hidden="true">⚠ </span>
+                {label(WARNING_LABELS.membersHazards, lang)}
+              </h2>
+              {warned(result.hazards)}
+            </div>
+          ) : null}
           <h2>{t('conflicts')}</h2>
           {result.conflicts.length ? pairs(result.conflicts) : <p>{t('none')}</p>}
           <h2>{t('synergies')}</h2>

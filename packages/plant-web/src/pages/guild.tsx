@@ -1,10 +1,11 @@
 import { useState } from 'preact/hooks';
 import { useRoute } from 'preact-iso';
-import type { Evidence, Member } from '../api.js';
+import type { Evidence, LegalStatus, Member } from '../api.js';
 import { withQuery } from '../api.js';
 import { commonName, Loading, SpeciesCard, useTitle } from '../components/common.js';
+import { statusText, WarningBadges, Warnings } from '../components/warnings.js';
 import { useT } from '../i18n.js';
-import { PLANT_LAYERS, valueLabel } from '../labels.js';
+import { COUNTRIES, jurisdictionLabel, label, PLANT_LAYERS, valueLabel, WARNING_LABELS } from '../labels.js';
 import { useApi } from '../use-api.js';
 
 interface Candidate extends Member {
@@ -19,6 +20,7 @@ interface Guild {
   functions: Record<string, Candidate[]>;
   layers: Record<string, Candidate[]>;
   avoid: (Member & { mechanism: string | null; evidence: Evidence })[];
+  excluded: (Member & { reasons: LegalStatus[] })[];
 }
 
 /** Guild suggestions for one species: partners by layer and by function, and what to keep apart. */
@@ -26,9 +28,11 @@ export function GuildPage() {
   const { t, lang } = useT();
   const { params } = useRoute();
   const [zone, setZone] = useState('');
+  const [country, setCountry] = useState('');
   const guild = useApi<Guild>(
     withQuery(`/api/v1/species/${encodeURIComponent(params.slug ?? '')}/guild`, {
       hardiness_zone: zone,
+      country,
       limit: 6,
     }),
   );
@@ -36,10 +40,13 @@ export function GuildPage() {
   useTitle(focal ? `${t('guildFor')} ${commonName(focal, lang) ?? focal.name_scientific}` : t('guildLink'));
 
   const why = (c: Candidate) => (
-    <p class="reasons">
-      {c.reasons.functions.map((f) => valueLabel(f, lang)).join(', ')}
-      {c.reasons.companion?.mechanism ? ` · ${c.reasons.companion.mechanism}` : ''}
-    </p>
+    <>
+      <WarningBadges member={c} />
+      <p class="reasons">
+        {c.reasons.functions.map((f) => valueLabel(f, lang)).join(', ')}
+        {c.reasons.companion?.mechanism ? ` · ${c.reasons.companion.mechanism}` : ''}
+      </p>
+    </>
   );
   return (
     <Loading {...guild}>
@@ -58,7 +65,17 @@ export function GuildPage() {
                 </option>
               ))}
             </select>
+            <label for="guild-country">{label(WARNING_LABELS.country, lang)}</label>
+            <select id="guild-country" value={country} onChange={(e) => setCountry(e.currentTarget.value)}>
+              <option value="">{label(WARNING_LABELS.anyCountry, lang)}</option>
+              {COUNTRIES.map((code) => (
+                <option key={code} value={code}>
+                  {jurisdictionLabel(code, lang)}
+                </option>
+              ))}
+            </select>
           </div>
+          <Warnings record={g.species} />
           <section aria-labelledby="by-layer">
             <h2 id="by-layer">{t('byLayer')}</h2>
             {PLANT_LAYERS.filter((layer) => (g.layers[layer] ?? []).length > 0).map((layer) => (
@@ -98,16 +115,44 @@ export function GuildPage() {
                     key={a.id}
                     member={a}
                     extra={
-                      <p class="reasons">
-                        {a.mechanism ?? t('unknown')}
-                        {a.evidence ? ` · ${valueLabel(a.evidence, lang)}` : ''}
-                      </p>
+                      <>
+                        <WarningBadges member={a} />
+                        <p class="reasons">
+                          {a.mechanism ?? t('unknown')}
+                          {a.evidence ? ` · ${valueLabel(a.evidence, lang)}` : ''}
+                        </p>
+                      </>
                     }
                   />
                 ))}
               </ul>
             )}
           </section>
+          {g.excluded.length > 0 ? (
+            <section aria-labelledby="excluded" data-excluded>
+              <h2 id="excluded">{label(WARNING_LABELS.excluded, lang)}</h2>
+              <p>{label(WARNING_LABELS.excludedIntro, lang)}</p>
+              <ul class="cards">
+                {g.excluded.map((e) => (
+                  <SpeciesCard
+                    key={e.id}
+                    member={e}
+                    extra={
+                      <p class="reasons">
+                        {e.reasons.map((r) => (
+                          <span key={`${r.jurisdiction}-${r.kind}`}>
+                            <span aria-hidden="true">⚠ </span>
+                            {statusText(r, lang)} (<a href={r.source}>{label(WARNING_LABELS.source, lang)}</a>
+                            ){' '}
+                          </span>
+                        ))}
+                      </p>
+                    }
+                  />
+                ))}
+              </ul>
+            </section>
+          ) : null}
         </>
       )}
     </Loading>

@@ -8,6 +8,7 @@ import { FieldGroups } from '../components/fields.js';
 import { Gallery } from '../components/gallery.js';
 import { History } from '../components/history.js';
 import { Picture } from '../components/picture.js';
+import { EdibleParts, Warnings } from '../components/warnings.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
 import { useT } from '../i18n.js';
@@ -88,6 +89,7 @@ function SpeciesView({ species, reload }: { species: Species; reload(): void }) 
           ) : null}
         </div>
       </header>
+      <Warnings record={species} />
       {editing ? (
         <section class="editor" aria-label={t('edit')}>
           <EditForm
@@ -104,6 +106,7 @@ function SpeciesView({ species, reload }: { species: Species; reload(): void }) 
         </section>
       ) : null}
       <FieldGroups record={species} groups={SPECIES_GROUPS} />
+      <EdibleParts parts={species.edible_parts} />
       <Companions species={species} />
       <CultivarList speciesSlug={species.slug} />
       <Gallery entityType="species" entityId={species.id} name={name ?? species.name_scientific} />

@@ -22,7 +22,7 @@ import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import type { Evidence } from './evidence.js';
 import type { GuildMember } from './schemas.js';
 
-/** A species with what the guild rules need: its functions, score and hardiness range. */
+/** A species with what the guild rules need: its functions, score, hardiness range and legal status. */
 export interface SpeciesFacts extends GuildMember {
   native_status: string | null;
   guild_score: number;
@@ -52,6 +52,12 @@ function factColumns(alias = 's', prefix = ''): SQL {
           .map((column) => `${alias}."${column}" as "${prefix}${column}"`)
           .join(', '),
       ),
+      // As their kept text, parsed once here whichever driver reads them.
+      sql.raw(
+        ['legal_status', 'hazards']
+          .map((column) => `${alias}."${column}"::text as "${prefix}${column}"`)
+          .join(', '),
+      ),
       ...GUILD_FUNCTIONS.map(
         (fn) => sql`${functionPredicate(fn, `${alias}.`)} as ${sql.identifier(`${prefix}is_${fn}`)}`,
       ),
@@ -66,6 +72,22 @@ const elements = (name: string, type: 'uuid' | 'text') =>
 
 const RELATION_COLUMNS = sql`c.id as companion_id, c.relationship, c.mechanism, c.evidence,
   c.species_a_id as a, c.species_b_id as b`;
+/** RELATION_COLUMNS of a row without a relation. */
+const NO_RELATION = sql`null::uuid, null::text, null::text, null::text, null::uuid, null::uuid`;
+
+/**
+ * The species aliased `alias` is kept out of guilds by law: it is on the EU's Union list of invasive
+ * species, or it is banned or banned from sale in `country` (a text, or null for none). The tests
+ * are containments on the list as jsonb, the form its index is built on.
+ */
+function legalBar(alias: string, country: SQL | ReturnType<typeof sql.placeholder>): SQL {
+  const list = sql.raw(`(${alias}.legal_status::jsonb)`);
+  // The kinds are written into the text: constants, not values of the request.
+  const inCountry = (kind: 'banned' | 'sale_banned') =>
+    sql`${list} @> jsonb_build_array(jsonb_build_object('kind', ${sql.raw(`'${kind}'`)}::text, 'jurisdiction', ${country}::text))`;
+  return sql`(${list} @> '[{"kind":"union_list_invasive","jurisdiction":"EU"}]'::jsonb
+    or (${country}::text is not null and (${inCountry('banned')} or ${inCountry('sale_banned')})))`;
+}
 
 const FACT_KEYS = [
   'id',
@@ -79,6 +101,8 @@ const FACT_KEYS = [
   'guild_score',
   'hardiness_min',
   'hardiness_max',
+  'legal_status',
+  'hazards',
   ...GUILD_FUNCTIONS.map((fn) => `is_${fn}` as const),
 ] as const;
 type FactKey = (typeof FACT_KEYS)[number];
@@ -93,6 +117,8 @@ function keysOf(prefix: string): Record<FactKey, string> {
   }
   return keys;
 }
+
+const parsed = (text: unknown) => (typeof text === 'string' ? JSON.parse(text) : null);
 
 function toFacts(row: Record<string, unknown>, prefix = ''): SpeciesFacts {
   const k = keysOf(prefix);
@@ -110,6 +136,8 @@ function toFacts(row: Record<string, unknown>, prefix = ''): SpeciesFacts {
     name_de: row[k.name_de] as string | null,
     plant_layer: row[k.plant_layer] as string | null,
     primary_image_key: row[k.primary_image_key] as string | null,
+    legal_status: parsed(row[k.legal_status]) as GuildMember['legal_status'],
+    hazards: parsed(row[k.hazards]) as GuildMember['hazards'],
     native_status: row[k.native_status] as string | null,
     guild_score: Number(row[k.guild_score] ?? 0),
     functions: GUILD_FUNCTIONS.filter(has),
@@ -144,41 +172,58 @@ export const guildRepository = {
 
   /**
    * The species `ref` (a slug, or a uuid) with every relation of it and the species on the other
-   * side, in one statement; undefined when there is no such species. A uuid is looked up by id only.
+   * side, and the species the law keeps out of guilds (see legalBar) in `country` (null: the EU's
+   * rule alone), in one statement; undefined when there is no such species. A uuid is looked up by id
+   * only.
    */
   async withRelations(
     db: Db,
     ref: string,
-  ): Promise<{ focal: SpeciesFacts; relations: { relation: Relation; other: SpeciesFacts }[] } | undefined> {
+    country: string | null = null,
+  ): Promise<
+    | {
+        focal: SpeciesFacts;
+        relations: { relation: Relation; other: SpeciesFacts }[];
+        barred: SpeciesFacts[];
+      }
+    | undefined
+  > {
     const byId = isUuid(ref);
     const rows = await runPrepared<Record<string, unknown>>(
       db,
       'guild_with_relations',
       // Two index lookups joined by union, one of them given null: an OR of the two, as a prepared
-      // statement's generic plan, read the whole table.
+      // statement's generic plan, read the whole table. The barred species follow as rows of their
+      // own, without a relation.
       () => sql`with f as (
           select * from (
             select s.* from ${species} s where s.id = ${sql.placeholder('id')}::uuid
             union all
             select s.* from ${species} s where s.slug = ${sql.placeholder('slug')}::text
           ) found limit 1)
-        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')}
+        select ${factColumns('f', 'f_')}, ${RELATION_COLUMNS}, ${factColumns('s')}, false as barred
         from f
         left join ${companions} c on c.species_a_id = f.id or c.species_b_id = f.id
         left join ${species} s
-          on s.id = case when c.species_a_id = f.id then c.species_b_id else c.species_a_id end`,
+          on s.id = case when c.species_a_id = f.id then c.species_b_id else c.species_a_id end
+        union all
+        select ${factColumns('f', 'f_')}, ${NO_RELATION}, ${factColumns('s')}, true
+        from f join ${species} s on ${legalBar('s', sql.placeholder('country'))}`,
       {
         id: byId ? ref.toLowerCase() : null,
         slug: byId ? null : ref,
+        country,
       },
     );
-    const [first] = rows;
+    const own = rows.filter((r) => r.barred !== true && r.barred !== 't');
+    const [first] = own;
     if (first === undefined) return undefined;
     return {
       focal: toFacts(first, 'f_'),
-      relations: rows
+      relations: own
         .filter((r) => r.companion_id !== null && r.companion_id !== undefined)
         .map((r) => ({ relation: toRelation(r), other: toFacts(r) })),
+      barred: rows.filter((r) => r.barred === true || r.barred === 't').map((r) => toFacts(r)),
     };
   },
 

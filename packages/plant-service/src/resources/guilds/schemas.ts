@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
-import { filterParams } from '../../schema/fields.js';
+import { filterParams, recordProps } from '../../schema/fields.js';
 import { GUILD_FUNCTIONS } from '../../schema/guild-functions.js';
 import { HardinessZoneParam } from '../../schema/hardiness-param.js';
-import { speciesFields } from '../../schema/species-fields.js';
+import { LegalStatusItem, speciesFields } from '../../schema/species-fields.js';
 import { Nullable, Ref, Uuid } from '../../schema/types.js';
 import { PLANT_LAYERS } from '../../schema/vocabularies.js';
 import { EvidenceSchema } from './evidence.js';
@@ -21,6 +21,8 @@ export const GuildMemberSchema = Type.Object(
     name_de: Nullable(Type.String()),
     plant_layer: Nullable(Type.String()),
     primary_image_key: Nullable(Type.String({ description: 'Key of the primary image, under /img/.' })),
+    // As the species record has them, so a planner sees them where the species is suggested.
+    ...recordProps({ legal_status: speciesFields.legal_status, hazards: speciesFields.hazards }),
   },
   { $id: 'GuildMember' },
 );
@@ -57,14 +59,35 @@ const AvoidSchema = Type.Object({
 });
 export type GuildAvoid = Static<typeof AvoidSchema>;
 
+const ExcludedSchema = Type.Object({
+  ...GuildMemberSchema.properties,
+  reasons: Type.Array(LegalStatusItem, { minItems: 1, description: 'The legal statuses that keep it out.' }),
+});
+export type GuildExcluded = Static<typeof ExcludedSchema>;
+
+/** An ISO 3166-1 alpha-2 country code, upper case. */
+export const CountryParam = Type.String({
+  pattern: '^[A-Z]{2}$',
+  description:
+    'ISO 3166-1 alpha-2 code of the country the guild is planted in (upper case, e.g. `CH`, `DE`): species ' +
+    '`banned` or `sale_banned` there are not candidates either.',
+});
+
 export const GuildSchema = Type.Object(
   {
     species: Ref(GuildMemberSchema),
     hardiness_zone: Nullable(Type.String()),
+    country: Nullable(Type.String({ description: 'The `country` asked for; null without it.' })),
     functions: byName(GUILD_FUNCTIONS, Type.Array(Ref(GuildCandidateSchema))),
     layers: byName(PLANT_LAYERS, Type.Array(Ref(GuildCandidateSchema))),
     avoid: Type.Array(AvoidSchema, {
       description: 'Species antagonistic to the focal one, by scientific name.',
+    }),
+    excluded: Type.Array(ExcludedSchema, {
+      description:
+        'Species that would be candidates (a beneficial relation with the focal species or a guild function, ' +
+        'and passing the filters) but that the law keeps out, by scientific name, each with the statuses ' +
+        'that do: on the EU Union list of invasive species, or, with `country`, banned or banned from sale there.',
     }),
   },
   { $id: 'Guild' },
@@ -76,6 +99,7 @@ export const GuildQuery = Type.Object(
     hardiness_zone: Type.Optional(HardinessZoneParam),
     // The species list's filter, the same parameter.
     ...filterParams(speciesFields, ['native_status']),
+    country: Type.Optional(CountryParam),
     limit: Type.Integer({ minimum: 1, maximum: 20, default: 5, description: 'Candidates per group (1–20).' }),
   },
   { additionalProperties: false },
@@ -124,6 +148,14 @@ export const GuildCheckSchema = Type.Object(
     }),
     zone_unknown: Type.Array(Ref(GuildMemberSchema), {
       description: 'Members without a hardiness range, when `hardiness_zone` is given (empty without it).',
+    }),
+    legal_status: Type.Array(Ref(GuildMemberSchema), {
+      description:
+        'Members with a legal status in any jurisdiction (an invasive species of the EU Union list, banned, ' +
+        'banned from sale, protected), each with its `legal_status`, in set order.',
+    }),
+    hazards: Type.Array(Ref(GuildMemberSchema), {
+      description: 'Members with known hazards, each with its `hazards`, in set order.',
     }),
   },
   { $id: 'GuildCheck' },

@@ -28,6 +28,7 @@ import type {
   GuildAvoid,
   GuildCheck,
   GuildCheckBody,
+  GuildExcluded,
   GuildMember,
   GuildPair,
   GuildQuery,
@@ -37,8 +38,45 @@ import type {
 const COMPANION_SCORE = 10;
 
 function member(s: SpeciesFacts): GuildMember {
-  const { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key } = s;
-  return { id, slug, name_scientific, name_en, name_de, plant_layer, primary_image_key };
+  const {
+    id,
+    slug,
+    name_scientific,
+    name_en,
+    name_de,
+    plant_layer,
+    primary_image_key,
+    legal_status,
+    hazards,
+  } = s;
+  return {
+    id,
+    slug,
+    name_scientific,
+    name_en,
+    name_de,
+    plant_layer,
+    primary_image_key,
+    legal_status,
+    hazards,
+  };
+}
+
+type LegalStatus = NonNullable<GuildMember['legal_status']>[number];
+
+/**
+ * The statuses of `s` that keep it out of a guild: on the EU's Union list of invasive species
+ * (keeping, growing and selling them is prohibited in every member state), and banned or banned from
+ * sale in `country`. Protection is no bar: planting a protected species is not forbidden.
+ */
+function legalBars(s: SpeciesFacts, country: string | null): LegalStatus[] {
+  return (s.legal_status ?? []).filter(
+    (status) =>
+      (status.kind === 'union_list_invasive' && status.jurisdiction === 'EU') ||
+      (country !== null &&
+        status.jurisdiction === country &&
+        (status.kind === 'banned' || status.kind === 'sale_banned')),
+  );
 }
 
 /** A candidate as the answer lists it: what it ranks by, and its JSON text (a GuildCandidate). */
@@ -75,6 +113,8 @@ function candidate(s: SpeciesFacts, relation?: Relation): Ranked {
     name_de: s.name_de,
     plant_layer: s.plant_layer,
     primary_image_key: s.primary_image_key,
+    legal_status: s.legal_status,
+    hazards: s.hazards,
     score,
     reasons: {
       companion: relation
@@ -111,10 +151,14 @@ export function guildService({ db }: Database) {
   return {
     async guild(ref: string, q: GuildQuery): Promise<JsonText<Guild>> {
       const filters: CandidateFilters = { hardinessZone: q.hardiness_zone, nativeStatus: q.native_status };
-      const found = await repo.withRelations(db, ref);
+      const country = q.country ?? null;
+      const found = await repo.withRelations(db, ref, country);
       if (found === undefined) throw new NotFound(`species '${ref}' not found`);
-      const { focal, relations } = found;
-      const avoid: GuildAvoid[] = relations
+      const { focal, barred } = found;
+      const barredIds = new Set(barred.map((s) => s.id));
+      const relations = found.relations.filter(({ other }) => !barredIds.has(other.id));
+      // Antagonists are listed under avoid whatever their legal status.
+      const avoid: GuildAvoid[] = found.relations
         .filter(({ relation }) => relation.relationship === 'antagonistic')
         .map(({ relation, other }) => ({
           ...member(other),
@@ -126,12 +170,30 @@ export function guildService({ db }: Database) {
       const companions = relations
         .filter(({ relation, other }) => relation.relationship === 'beneficial' && fits(other, filters))
         .map(({ relation, other }) => ({ facts: other, scored: candidate(other, relation) }));
-      // Antagonists never come back; beneficial companions are merged in with their relation.
+      const antagonists = new Set(avoid.map((a) => a.id));
+      const beneficial = new Set(
+        found.relations
+          .filter(({ relation }) => relation.relationship === 'beneficial')
+          .map(({ other }) => other.id),
+      );
+      const lawExcluded: GuildExcluded[] = barred
+        .filter(
+          (s) =>
+            s.id !== focal.id &&
+            !antagonists.has(s.id) &&
+            (s.functions.length > 0 || beneficial.has(s.id)) &&
+            fits(s, filters),
+        )
+        .map((s) => ({ ...member(s), reasons: legalBars(s, country) }))
+        .sort(byName);
+      // Antagonists never come back; beneficial companions are merged in with their relation; the
+      // law's exclusions never come back either.
       const excluded = [
         focal.id,
         ...relations
           .filter(({ relation }) => relation.relationship !== 'neutral')
           .map(({ other }) => other.id),
+        ...barredIds,
       ];
       const top = await topByGroup(excluded, filters, q.limit);
       // One group's members as a JSON object member: `"name":[candidate,…]`.
@@ -158,7 +220,8 @@ export function guildService({ db }: Database) {
       // Members in the order of the Guild schema.
       return (
         `{"species":${JSON.stringify(member(focal))},"hardiness_zone":${JSON.stringify(q.hardiness_zone ?? null)},` +
-        `"functions":{${functions.join(',')}},"layers":{${layers.join(',')}},"avoid":${JSON.stringify(avoid)}}`
+        `"country":${JSON.stringify(country)},"functions":{${functions.join(',')}},"layers":{${layers.join(',')}},` +
+        `"avoid":${JSON.stringify(avoid)},"excluded":${JSON.stringify(lawExcluded)}}`
       );
     },
 
@@ -205,6 +268,8 @@ export function guildService({ db }: Database) {
             ? []
             : set.filter((s) => s.hardiness !== null && !rangeIncludes(s.hardiness, zone)).map(member),
         zone_unknown: zone === null ? [] : set.filter((s) => s.hardiness === null).map(member),
+        legal_status: set.filter((s) => (s.legal_status ?? []).length > 0).map(member),
+        hazards: set.filter((s) => (s.hazards ?? []).length > 0).map(member),
       };
     },
   };

@@ -8,12 +8,24 @@ import { families, species } from '../../db/tables.js';
 import { BadRequest } from '../../errors.js';
 import { FACETS, type Facet, type FacetCounts } from '../../schema/species-facets.js';
 
-const COLUMNS: Record<Facet, SQL> = {
+/** The facets with one value per species, counted together by grouping sets. */
+const COLUMNS: Partial<Record<Facet, SQL>> = {
   plant_layer: sql`${species.plant_layer}`,
   family: sql`${families.slug}`,
   native_status: sql`${species.native_status}`,
   drought_tolerance: sql`${species.drought_tolerance}`,
   nitrogen_fixer: sql`${species.nitrogen_fixer}`,
+  life_cycle: sql`${species.life_cycle}`,
+};
+
+/**
+ * The facets of list fields, each counted by its own statement over the values the lists hold: a
+ * species without a list (unknown) counts under null, an empty list under nothing.
+ */
+const LIST_VALUES: Partial<Record<Facet, SQL>> = {
+  light: sql`unnest(coalesce(${species.light}::text[], array[null]::text[]))`,
+  edible_part: sql`unnest(case when ${species.edible_parts} is null then array[null]::text[]
+    else array(select distinct e ->> 'part' from jsonb_array_elements(${species.edible_parts}::jsonb) e) end)`,
 };
 
 /** `plant_layer,family` → the facet names, each once; an unknown or empty name is a 400. */
@@ -34,15 +46,44 @@ export function parseFacets(text: string): Facet[] {
 
 type Value = string | boolean | null;
 
+type Counts = Record<string, { value: Value; count: number }[]>;
+
 export async function countFacets(
   ex: Executor,
   where: SQL | undefined,
   names: Facet[],
 ): Promise<FacetCounts> {
-  const selected = names.map((name) => sql`${COLUMNS[name]} as ${sql.identifier(name)}`);
+  const grouped = names.filter((name) => COLUMNS[name] !== undefined);
+  const listed = names.filter((name) => LIST_VALUES[name] !== undefined);
+  const [single, ...lists] = await Promise.all([
+    grouped.length > 0 ? countGrouped(ex, where, grouped) : {},
+    ...listed.map((name) => countListed(ex, where, name)),
+  ]);
+  const all: Counts = { ...single };
+  listed.forEach((name, i) => {
+    all[name] = lists[i] ?? [];
+  });
+  for (const list of Object.values(all)) list.sort(byCountThenValue);
+  // In the order asked for.
+  return Object.fromEntries(names.map((name) => [name, all[name] ?? []])) as FacetCounts;
+}
+
+async function countListed(ex: Executor, where: SQL | undefined, name: Facet) {
+  const result = await ex.execute(sql`
+    select v.value, count(*)::int as n
+      from (select ${LIST_VALUES[name]} as value from ${species}
+        ${where === undefined ? sql`` : sql`where ${where}`}) v
+      group by v.value`);
+  const { rows } = result as unknown as { rows: { value: Value; n: number }[] };
+  return rows.map((row) => ({ value: row.value, count: Number(row.n) }));
+}
+
+async function countGrouped(ex: Executor, where: SQL | undefined, names: Facet[]): Promise<Counts> {
+  const COLUMN = COLUMNS as Record<Facet, SQL>;
+  const selected = names.map((name) => sql`${COLUMN[name]} as ${sql.identifier(name)}`);
   // grouping(x) is 0 in the rows of the grouping set that holds x: it tells which facet a row counts.
-  const grouping = names.map((name) => sql`grouping(${COLUMNS[name]}) as ${sql.identifier(`g_${name}`)}`);
-  const sets = names.map((name) => sql`(${COLUMNS[name]})`);
+  const grouping = names.map((name) => sql`grouping(${COLUMN[name]}) as ${sql.identifier(`g_${name}`)}`);
+  const sets = names.map((name) => sql`(${COLUMN[name]})`);
   const joinFamilies = names.includes('family')
     ? sql`join ${families} on ${eq(families.id, species.family_id)}`
     : sql``;
@@ -57,8 +98,7 @@ export async function countFacets(
     const name = names.find((n) => Number(row[`g_${n}`]) === 0);
     if (name) counts[name]?.push({ value: row[name] as Value, count: Number(row.n) });
   }
-  for (const list of Object.values(counts)) list.sort(byCountThenValue);
-  return counts as FacetCounts;
+  return counts;
 }
 
 export function byCountThenValue(

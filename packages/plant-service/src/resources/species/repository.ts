@@ -5,8 +5,9 @@ import type { Executor } from '../../db/client.js';
 import { filterConditions } from '../../db/list-filters.js';
 import { cultivars, families, species } from '../../db/tables.js';
 import { zoneInterval } from '../../schema/hardiness.js';
+import { type LegalStatusMatch, parseExcludedStatuses } from '../../schema/legal-status-param.js';
 import type { SpeciesListQuery } from '../../schema/species.js';
-import { SPECIES_LIST_FILTERS, speciesFields } from '../../schema/species-fields.js';
+import { SPECIES_LIST_FILTERS, SPECIES_PLANNER_FILTERS, speciesFields } from '../../schema/species-fields.js';
 import { matches, rankBy } from '../search/tsquery.js';
 
 /** The list's WHERE clause; the facet counts run over the same one. */
@@ -17,10 +18,25 @@ export function speciesFilters(q: SpeciesListQuery, tsquery: string | null): SQL
       ? undefined
       : sql`${species.family_id} = (select ${families.id} from ${families} where ${families.slug} = ${q.family})`,
     ...filterConditions(species, speciesFields, SPECIES_LIST_FILTERS, q),
+    ...filterConditions(species, speciesFields, SPECIES_PLANNER_FILTERS, q),
+    q.exclude_legal_status === undefined
+      ? undefined
+      : withoutLegalStatus(parseExcludedStatuses(q.exclude_legal_status)),
     q.hardiness_zone === undefined ? undefined : hardinessCovers(q.hardiness_zone),
     tsquery === null ? undefined : matches(species.search, tsquery),
   ];
   return and(...conditions);
+}
+
+/**
+ * Species carrying none of the statuses; a species whose legal status is unknown carries none that
+ * is known, and stays.
+ */
+export function withoutLegalStatus(statuses: readonly LegalStatusMatch[]): SQL {
+  const carries = statuses.map(
+    (status) => sql`(${species.legal_status}::jsonb) @> ${JSON.stringify([status])}::jsonb`,
+  );
+  return sql`not coalesce(${sql.join(carries, sql` or `)}, false)`;
 }
 
 /**

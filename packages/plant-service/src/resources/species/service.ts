@@ -5,7 +5,6 @@ import { BadRequest, Conflict } from '../../errors.js';
 import { type JsonText, pageJson } from '../../lib/json-text.js';
 import { slugify } from '../../lib/slug.js';
 import type { CompanionRelationship, SpeciesCompanionsQuery } from '../../schema/companions.js';
-import { rangeProblem } from '../../schema/hardiness.js';
 import type {
   CreateSpecies,
   Species,
@@ -14,6 +13,7 @@ import type {
   UpdateSpecies,
 } from '../../schema/species.js';
 import type { FacetCounts } from '../../schema/species-facets.js';
+import { speciesValueProblems } from '../../schema/species-rules.js';
 import type { Catalogue } from '../catalogue.js';
 import { companionRepository } from '../companions/repository.js';
 import { withSearch } from '../search/tsquery.js';
@@ -27,12 +27,10 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
     }
   }
 
-  /** The pattern has passed; a range must still run from the colder zone to the warmer one. */
-  function checkHardiness(value: string | null | undefined): void {
-    const problem = value ? rangeProblem(value) : null;
-    if (problem !== null) {
-      throw new BadRequest(`hardiness_zone_usda: ${problem}`, { field: 'hardiness_zone_usda' });
-    }
+  /** The schema has passed; what it cannot say (see species-rules.ts) is checked here. */
+  function checkValues(input: CreateSpecies | UpdateSpecies): void {
+    const [first] = speciesValueProblems(input);
+    if (first !== undefined) throw new BadRequest(`${first.field}: ${first.problem}`, { field: first.field });
   }
 
   return {
@@ -56,7 +54,7 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
     get: (ref: string): Promise<JsonText<Species>> => repo.getText(db, ref),
 
     create(input: CreateSpecies): Promise<Species> {
-      checkHardiness(input.hardiness_zone_usda);
+      checkValues(input);
       return transaction(db, async ({ tx }) => {
         await checkFamily(tx, input.family_id);
         return repo.insert(tx, slugify(input.name_scientific), input);
@@ -64,7 +62,7 @@ export function speciesService({ db }: Database, { species: repo, families }: Ca
     },
 
     update(ref: string, input: UpdateSpecies): Promise<Species> {
-      checkHardiness(input.hardiness_zone_usda);
+      checkValues(input);
       return transaction(db, async ({ tx }) => {
         const found = await repo.get(tx, ref);
         await checkFamily(tx, input.family_id);
