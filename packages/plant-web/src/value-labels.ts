@@ -89,8 +89,22 @@ export const VALUE_LABELS = {
     polygamous: ['polygam', 'polygamous'],
   },
   nutrient_demand: TOLERANCE,
-  /** The kinds of legal status and of hazard. */
+  /**
+   * `kind` names three vocabularies in the API: of legal status, of hazard, and of the records and
+   * writers a change log entry names.
+   */
   kind: {
+    family: ['Familie', 'Family'],
+    species: ['Art', 'Species'],
+    cultivar: ['Sorte', 'Cultivar'],
+    supplier: ['Bezugsquelle', 'Supplier'],
+    cultivar_supplier: ['Sorte bei Bezugsquelle', 'Cultivar at supplier'],
+    companion: ['Nachbarschaft', 'Companion relation'],
+    image: ['Bild', 'Image'],
+    user: ['Person', 'User'],
+    token: ['API-Token', 'API token'],
+    import: ['Import', 'Import'],
+    database: ['Datenbank', 'Database'],
     union_list_invasive: ['Invasive Art der EU-Unionsliste', 'Invasive species of the EU Union list'],
     banned: ['Verboten', 'Banned'],
     sale_banned: ['Verkauf verboten', 'Sale banned'],
