@@ -15,6 +15,7 @@ import { orderByArrival } from './http/arrival-order.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
+import { JSON_BODY_LIMIT, registerJsonBodyLimits } from './http/json-body.js';
 import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { echoRequestId, requestId } from './http/request-id.js';
@@ -53,8 +54,6 @@ declare module 'fastify' {
   }
 }
 
-export const BODY_LIMIT = 1024 * 1024;
-
 export async function buildApp({
   config,
   database,
@@ -65,7 +64,7 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
-    bodyLimit: BODY_LIMIT,
+    bodyLimit: JSON_BODY_LIMIT,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
@@ -75,6 +74,7 @@ export async function buildApp({
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
+  registerJsonBodyLimits(app);
   app.addHook('onRoute', defaultedQueryOptional);
   app.addHook('onRoute', documentUnavailable);
   app.addHook('onRoute', documentLongPaths);

@@ -77,7 +77,10 @@ API token sent as \`Authorization: Bearer <token>\`.
   ${EVIDENCE_LEVELS.join(', ')}.
 - **Payloads.** CreateSpecies and CreateCultivar carry the fields a planner enters; the other
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
-- **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.
+- **Limits.** JSON (and text) bodies over 1 MiB (1,048,576 bytes): 413 naming the limit, detected while the
+  body streams in (image uploads: see Images). JSON nesting arrays or objects more than 32 deep: 400
+  naming the limit, before the body is parsed. Text fields have documented maximum lengths. A write
+  is checked for its credential (401, 403) before its body is read.
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
   in the README; default: any signed-in user may write): 403. Deleting families, species, cultivars
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations

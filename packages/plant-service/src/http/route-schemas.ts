@@ -9,7 +9,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'The session lacks the role this needs.',
   404: 'No record with that slug or uuid.',
   409: 'Conflicts with existing data; `error` says how.',
-  413: 'Request body larger than allowed.',
+  413: 'Request body larger than allowed; `error` names the limit.',
   415: 'Unsupported content type.',
   503: 'Not available right now (the database or the image store cannot be reached); retry after `Retry-After` seconds.',
 };

@@ -44,7 +44,7 @@ export const imageRoutes = (
     app.post(
       '/',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         // The body is a multipart stream, validated part by part (upload-form.ts) against the
         // same field schema documented here.
         validatorCompiler: () => () => true,
@@ -89,7 +89,7 @@ export const imageRoutes = (
     app.delete(
       '/:id',
       {
-        preHandler: app.auth.admin,
+        onRequest: app.auth.admin,
         schema: {
           operationId: 'deleteImage',
           tags,
