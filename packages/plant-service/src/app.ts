@@ -22,6 +22,7 @@ import { echoRequestId, requestId } from './http/request-id.js';
 import { responseCache } from './http/response-cache.js';
 import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
+import { fastifyTrustProxy, timeoutOptions } from './http/server-options.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
 import { registerWebPages } from './http/web-pages.js';
 import { authRoutes } from './resources/auth/routes.js';
@@ -65,7 +66,8 @@ export async function buildApp({
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
     bodyLimit: JSON_BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    ...timeoutOptions(config.timeouts),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     requestIdHeader: false,

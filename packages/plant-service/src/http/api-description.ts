@@ -81,6 +81,10 @@ API token sent as \`Authorization: Bearer <token>\`.
   body streams in (image uploads: see Images). JSON nesting arrays or objects more than 32 deep: 400
   naming the limit, before the body is parsed. Text fields have documented maximum lengths. A write
   is checked for its credential (401, 403) before its body is read.
+- **Timeouts.** Headers must arrive within \`HEADERS_TIMEOUT_SECONDS\` (default 10 s), the whole request
+  within \`REQUEST_TIMEOUT_SECONDS\` (default 60 s); otherwise the server answers 408 and closes the
+  connection (a 408 comes from the HTTP server itself, not from an operation). Idle keep-alive
+  connections close after \`KEEP_ALIVE_TIMEOUT_SECONDS\` (default 10 s).
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
   in the README; default: any signed-in user may write): 403. Deleting families, species, cultivars
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations

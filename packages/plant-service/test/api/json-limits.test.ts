@@ -78,7 +78,7 @@ describe(`JSON body limits (${backend})`, () => {
   it('refuses an anonymous write before reading its body (401 while the body is still unsent)', async () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = new URL(address);
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(Number(port), '127.0.0.1');
     const answer = await new Promise<string>((resolve, reject) => {
       let text = '';
       socket.on('data', (chunk) => {
