@@ -203,7 +203,8 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Login unavailable.** Without \`OIDC_ISSUER\` every \`/auth/oidc/*\` route answers 503
   \`{"error": "login is not configured"}\`. While the provider cannot be reached at start, reads work and
   login answers 503; discovery is retried after 1 s, doubling up to 5 minutes.
-- **Rate limits** per client address: \`/auth/*\` 60 and writes 300 requests a minute by default
+- **Rate limits**: \`/auth/*\` per client address, writes per user (once the credential is checked; a
+  write without a valid one is a 401 and not counted): 60 and 300 requests a minute by default
   (\`RATE_LIMIT_AUTH_PER_MINUTE\`, \`RATE_LIMIT_WRITES_PER_MINUTE\`; 0 is off). Over the limit: 429
   \`{"error", "retry_after"}\` with \`Retry-After\`.
 - **Security headers** on every response: a Content-Security-Policy allowing only this origin (plus
