@@ -119,6 +119,8 @@ export async function buildApp({
     {
       store: imageStore,
       imageMaxBytes: config.storage.imageMaxBytes,
+      imageMaxDecodedBytes: config.storage.imageMaxDecodedBytes,
+      imageWork: config.storage.imageWork,
       onResize: metrics.resize,
     },
     changeFeed,

@@ -219,7 +219,12 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **File checks.** The type comes from the file's bytes, never from its declared type or name: JPEG, PNG
   (also animated) or WebP, else 415. Over \`IMAGE_MAX_BYTES\` (default 10 MiB): 413, while streaming; the
   rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before
-  anything is decoded; a header that cannot be read: 400. \`width\`/\`height\` are as displayed (JPEG EXIF
+  anything is decoded; a header that cannot be read: 400. Pixels that would take more than
+  \`IMAGE_MAX_DECODED_MB\` (default 150 MiB) decoded, width × height × channels × bytes per sample (a
+  16-bit RGBA PNG takes 8 bytes a pixel): 413 naming the limit, from the header, before decoding.
+- **Image work.** Uploads' decodes and \`/img?w=\` resizes take turns: \`IMAGE_WORKERS\` (default 2) at
+  once, up to \`IMAGE_QUEUE_MAX\` (default 32) more waiting; beyond that 503 \`{"error", "retry_after"}\`
+  with \`Retry-After: 2\`. Plain \`/img\` reads never wait for them. \`width\`/\`height\` are as displayed (JPEG EXIF
   orientation applied). Records are checked before the file is read: unknown record 404.
 - **Image records** carry the upload form's fields, \`id\`, \`store_key\` and \`created_at\`, plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
   \`store_key\` is \`<entity_type>/<entity_id>/<id>.<jpg|png|webp>\` (\`id\` is the image's id) and the

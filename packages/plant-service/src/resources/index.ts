@@ -22,6 +22,7 @@ import { guildRoutes } from './guilds/routes.js';
 import { guildService } from './guilds/service.js';
 import { healthRoutes } from './health/routes.js';
 import { imageDelivery } from './images/delivery.js';
+import { type ImageWorkLimits, imageWork } from './images/image-work.js';
 import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
 import { imageService } from './images/service.js';
@@ -35,10 +36,12 @@ import { supplierService } from './suppliers/service.js';
 import { tokenRoutes } from './tokens/routes.js';
 import { tokenService } from './tokens/service.js';
 
-/** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
+/** Image storage: the object store, the upload limits and the turns image work waits for. */
 export interface ResourceStorage {
   store: ObjectStore;
   imageMaxBytes: number;
+  imageMaxDecodedBytes: number;
+  imageWork: ImageWorkLimits;
   /** Told about each resized copy made (metrics). */
   onResize?: (outcome: 'ok' | 'failed') => void;
 }
@@ -51,8 +54,11 @@ export async function registerResources(
 ): Promise<{ warmIndexes(): void }> {
   const catalogue = catalogueRepositories(listTotals(database.db, changeFeed));
   // Deleting a family, species or cultivar removes its images.
+  const work = imageWork(storage.imageWork);
   const images = imageService(database, storage.store, {
     maxBytes: storage.imageMaxBytes,
+    maxDecodedBytes: storage.imageMaxDecodedBytes,
+    work,
     log: app.log,
     entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
   });
@@ -96,7 +102,7 @@ export async function registerResources(
   await app.register(searchRoutes(database, wordIndex), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
-  await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
+  await app.register(imgRoutes(imageDelivery(storage.store, app.log, work, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database)), { prefix: '/api/v1/tokens' });
   return {
     // A failed build is logged by the index itself, and the database answers meanwhile.
