@@ -69,7 +69,9 @@ API token sent as \`Authorization: Bearer <token>\`.
   1–100, non-integer or non-finite values (\`1e309\`, \`Infinity\`) are 400s naming the parameter (no
   silent clamping). \`page\`, \`per_page\` and \`limit\` are optional (defaults 1, 25, 20). A NUL character
   anywhere in a path, query parameter or JSON string (or key) is a 400 naming the field. A path
-  parameter over 500 characters is a 414. An unknown \`family\` or \`species\` slug in
+  parameter over 500 characters is a 414. URL fields (\`url\`, \`product_url\`, \`source_url\`,
+  \`usesdb_url\`, \`source_urls\`) take absolute http or https URLs only; any other scheme (\`javascript:\`,
+  \`data:\`, with leading whitespace or in any case) is a 400 naming the field. An unknown \`family\` or \`species\` slug in
   a list filter gives an empty page.
 - **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.

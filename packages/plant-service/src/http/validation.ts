@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { BadRequest } from '../errors.js';
+import { HTTP_URL_PATTERN } from '../schema/fields.js';
 
 // ajv-formats is CommonJS; its `default` property is the plugin under both TS and Node's ESM loader.
 const addFormats = addFormatsModule.default;
@@ -127,5 +128,13 @@ export function describeValidationError(
 ): { message: string; field?: string; in: string } {
   const where = PART_NAMES[context ?? ''] ?? context ?? 'request';
   const { message, field } = describeSchemaError(errors, where);
+  const first = errors[0];
+  if (first?.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === HTTP_URL_PATTERN) {
+    return {
+      message: `${field ?? where}: must be an http or https URL`,
+      ...(field ? { field } : {}),
+      in: where,
+    };
+  }
   return { message, ...(field ? { field } : {}), in: where };
 }

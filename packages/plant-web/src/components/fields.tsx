@@ -8,6 +8,7 @@ import {
   referenceUrl,
   valueLabel,
 } from '../labels.js';
+import { safeHref } from '../safe-href.js';
 import { YearBar } from './year-bar.js';
 
 /** Whether a record has a value for the field (texts in either language count). */
@@ -34,7 +35,7 @@ function Value({ record, field }: { record: Record<string, unknown>; field: Fiel
       return (
         <ul class="inline-list">
           {(value as string[]).map((item) => (
-            <li key={item}>{/^https?:\/\//.test(item) ? <a href={item}>{item}</a> : item}</li>
+            <li key={item}>{safeHref(item) ? <a href={safeHref(item)}>{item}</a> : item}</li>
           ))}
         </ul>
       );
