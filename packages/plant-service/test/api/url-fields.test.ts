@@ -3,7 +3,11 @@
  * an image's `source_url`, a species' `usesdb_url` and `source_urls`) is an http or https URL:
  * any other scheme, however disguised, is a 400 naming the field.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FilesystemStore } from '../../src/storage/filesystem-store.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { backend } from '../helpers/database.js';
 import { fixtures } from '../helpers/fixtures.js';
@@ -22,10 +26,15 @@ const HOSTILE = [
 ];
 
 let t: TestApp;
+let dir: string;
 let cookie: string;
 let ids: { family: string; a: string; b: string; cultivar: string; supplier: string };
 beforeAll(async () => {
-  t = await createTestApp({ RATE_LIMIT_WRITES_PER_MINUTE: '0' });
+  dir = await mkdtemp(path.join(tmpdir(), 'plant-urls-'));
+  t = await createTestApp(
+    { RATE_LIMIT_WRITES_PER_MINUTE: '0' },
+    { store: new FilesystemStore(path.join(dir, 'images')) },
+  );
   cookie = await t.cookie();
   const make = fixtures(t, cookie);
   const family = await make.family('Urlaceae');
@@ -35,7 +44,10 @@ beforeAll(async () => {
   const supplier = await make.supplier('Scheme Seeds');
   ids = { family: family.id, a: a.id, b: b.id, cultivar: cultivar.id, supplier: supplier.id };
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t.close();
+  await rm(dir, { recursive: true, force: true });
+});
 
 const post = (url: string, payload: object) =>
   t.app.inject({ method: 'POST', url, headers: { cookie }, payload });
