@@ -15,12 +15,14 @@ import { changeAttribution } from './http/change-attribution.js';
 import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
+import { JSON_BODY_LIMIT, registerJsonBodyLimits } from './http/json-body.js';
 import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { echoRequestId, requestId } from './http/request-id.js';
 import { responseCache } from './http/response-cache.js';
 import { documentUnavailable } from './http/route-schemas.js';
 import { registerSecurity } from './http/security.js';
+import { fastifyTrustProxy, timeoutOptions } from './http/server-options.js';
 import { createValidatorCompiler, defaultedQueryOptional, rejectNulCharacters } from './http/validation.js';
 import { registerWebPages } from './http/web-pages.js';
 import { authRoutes } from './resources/auth/routes.js';
@@ -55,8 +57,9 @@ export async function buildApp({
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: logger === true ? { level: config.logLevel } : logger,
-    bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+    ...timeoutOptions(config.timeouts),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors,
     requestIdHeader: false,
@@ -65,6 +68,7 @@ export async function buildApp({
 
   app.setValidatorCompiler(createValidatorCompiler(() => app.getSchemas()));
   installErrorHandling(app);
+  registerJsonBodyLimits(app);
   app.addHook('onRoute', defaultedQueryOptional);
   app.addHook('onRoute', documentUnavailable);
   app.addHook('onRoute', documentLongPaths);
@@ -115,6 +119,8 @@ export async function buildApp({
     {
       store: imageStore,
       imageMaxBytes: config.storage.imageMaxBytes,
+      imageMaxDecodedBytes: config.storage.imageMaxDecodedBytes,
+      imageWork: config.storage.imageWork,
       onResize: metrics.resize,
     },
     config,

@@ -7,6 +7,7 @@ import { ConfigError, envEnum, readEnv } from '@plants/common/env';
 import { type Static, Type } from 'typebox';
 import { type AuthConfig, AuthEnv, deriveAuthConfig } from './auth/auth-config.js';
 import { WRITE_ACCESS } from './auth/auth-settings.js';
+import { parseTrustProxy, type Timeouts, type TrustProxy } from './http/server-options.js';
 import { deriveStorageConfig, type StorageConfig, StorageEnv } from './storage/storage-config.js';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -25,7 +26,10 @@ const EnvSchema = Type.Object({
   TOKEN_DEFAULT_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 90 }),
   TOKEN_MAX_DAYS: Type.Number({ exclusiveMinimum: 0, maximum: 3650, default: 365 }),
   ROLE_REFRESH_SECONDS: Type.Integer({ minimum: 0, maximum: 315_360_000, default: 86_400 }),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  HEADERS_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10 }),
+  REQUEST_TIMEOUT_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 60 }),
+  KEEP_ALIVE_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 3600, default: 10 }),
+  IDLE_TIMEOUT_SECONDS: Type.Number({ minimum: 0, maximum: 3600, default: 60 }),
   RESPONSE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 4096, default: 16 }),
   HTTP_MAX_AGE_SECONDS: Type.Integer({ minimum: 0, maximum: 86_400, default: 0 }),
   METRICS_ENABLED: Type.Boolean({ default: true }),
@@ -54,7 +58,10 @@ export interface Config {
   readonly tokenMaxMs: number;
   /** How long roles confirmed at a sign-in count; 0: for ever. */
   readonly roleRefreshMs: number;
-  readonly trustProxy: boolean;
+  /** Proxies trusted to set X-Forwarded-For (http/server-options.ts). */
+  readonly trustProxy: TrustProxy;
+  /** Header, request, keep-alive and idle timeouts of the HTTP server. */
+  readonly timeouts: Timeouts;
   /** Bytes of public GET responses kept in memory (0: no response cache). */
   readonly responseCacheBytes: number;
   /** How long caches in front (a CDN, a reverse proxy) may reuse a public GET without asking (0: always ask). */
@@ -82,6 +89,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (parsed.TOKEN_MAX_DAYS < parsed.TOKEN_DEFAULT_DAYS) {
     problems.push('TOKEN_MAX_DAYS: must not be shorter than TOKEN_DEFAULT_DAYS');
   }
+  const headersMs = parsed.HEADERS_TIMEOUT_SECONDS * 1000;
+  const requestMs = parsed.REQUEST_TIMEOUT_SECONDS * 1000;
+  if (requestMs > 0 && requestMs < headersMs) {
+    problems.push(
+      'REQUEST_TIMEOUT_SECONDS: must not be shorter than HEADERS_TIMEOUT_SECONDS (or 0: no limit)',
+    );
+  }
+  // Not in the schema: it takes a number or a list, which the schema's conversion cannot tell apart.
+  const trustProxy = parseTrustProxy(env.TRUST_PROXY);
+  if (trustProxy.problem) problems.push(trustProxy.problem);
   const auth = deriveAuthConfig(parsed, problems, env.NODE_ENV);
   // npm runs workspace scripts in the package folder; a relative DATA_DIR means relative to
   // where the user typed the command.
@@ -104,7 +121,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenDefaultMs: parsed.TOKEN_DEFAULT_DAYS * DAY_MS,
     tokenMaxMs: parsed.TOKEN_MAX_DAYS * DAY_MS,
     roleRefreshMs: parsed.ROLE_REFRESH_SECONDS * 1000,
-    trustProxy: parsed.TRUST_PROXY,
+    trustProxy: trustProxy.value,
+    timeouts: Object.freeze({
+      headersMs,
+      requestMs,
+      keepAliveMs: parsed.KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      idleMs: parsed.IDLE_TIMEOUT_SECONDS * 1000,
+    }),
     responseCacheBytes: parsed.RESPONSE_CACHE_MB * 1024 * 1024,
     httpMaxAgeSeconds: parsed.HTTP_MAX_AGE_SECONDS,
     metricsEnabled: parsed.METRICS_ENABLED,

@@ -4,6 +4,7 @@
  */
 import VOCABULARY from 'virtual:api-vocabulary';
 import type { Lang } from './i18n.js';
+import { safeHref } from './safe-href.js';
 import { type Label, VALUE_LABELS, type VocabularyName } from './value-labels.js';
 export type FieldKind =
   | 'text'
@@ -396,7 +397,7 @@ export function localized(record: Record<string, unknown>, key: string, lang: La
 
 /** Where an external reference points. */
 export function referenceUrl(key: string, value: string): string | null {
-  if (/^https?:\/\//.test(value)) return value;
+  if (/^\s*[a-z][a-z0-9+.-]*:/i.test(value)) return safeHref(value) ?? null;
   if (key === 'kb_qid') return `https://www.wikidata.org/wiki/${encodeURIComponent(value)}`;
   if (key === 'biodiv_id') return `https://www.gbif.org/species/${encodeURIComponent(value)}`;
   if (key === 'plantprot_code') return `https://gd.eppo.int/taxon/${encodeURIComponent(value)}`;

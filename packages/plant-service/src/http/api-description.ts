@@ -75,7 +75,9 @@ API token sent as \`Authorization: Bearer <token>\`.
   1–100, non-integer or non-finite values (\`1e309\`, \`Infinity\`) are 400s naming the parameter (no
   silent clamping). \`page\`, \`per_page\` and \`limit\` are optional (defaults 1, 25, 20). A NUL character
   anywhere in a path, query parameter or JSON string (or key) is a 400 naming the field. A path
-  parameter over 500 characters is a 414. An unknown \`family\` or \`species\` slug in
+  parameter over 500 characters is a 414. URL fields (\`url\`, \`product_url\`, \`source_url\`,
+  \`usesdb_url\`, \`source_urls\`) take absolute http or https URLs only; any other scheme (\`javascript:\`,
+  \`data:\`, with leading whitespace or in any case) is a 400 naming the field. An unknown \`family\` or \`species\` slug in
   a list filter gives an empty page.
 - **Vocabularies.** \`plant_layer\`: ${PLANT_LAYERS.join(', ')}. \`drought_tolerance\`, \`salt_tolerance\`:
   ${TOLERANCE_LEVELS.join(', ')}. \`native_status\` (Central Europe): ${NATIVE_STATUSES.join(', ')}.
@@ -83,7 +85,14 @@ API token sent as \`Authorization: Bearer <token>\`.
   ${EVIDENCE_LEVELS.join(', ')}.
 - **Payloads.** CreateSpecies and CreateCultivar carry the fields a planner enters; the other
   record fields (soil analytics, storage and yield data, ...) are filled by bulk import.
-- **Limits.** Request bodies over 1 MiB: 413 (image uploads: see Images). Text fields have documented maximum lengths.
+- **Limits.** JSON (and text) bodies over 1 MiB (1,048,576 bytes): 413 naming the limit, detected while the
+  body streams in (image uploads: see Images). JSON nesting arrays or objects more than 32 deep: 400
+  naming the limit, before the body is parsed. Text fields have documented maximum lengths. A write
+  is checked for its credential (401, 403) before its body is read.
+- **Timeouts.** Headers must arrive within \`HEADERS_TIMEOUT_SECONDS\` (default 10 s), the whole request
+  within \`REQUEST_TIMEOUT_SECONDS\` (default 60 s); otherwise the server answers 408 and closes the
+  connection (a 408 comes from the HTTP server itself, not from an operation). Idle keep-alive
+  connections close after \`KEEP_ALIVE_TIMEOUT_SECONDS\` (default 10 s).
 - **Authorization.** No valid session: 401. A session whose user may not write (see \`WRITE_ACCESS\`
   in the README; default \`groups\`: editors and administrators only): 403. Deleting families, species, cultivars
   and suppliers needs an administrator: 403 otherwise. Deleting supplier links and companion relations
@@ -270,7 +279,8 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **Login unavailable.** Without \`OIDC_ISSUER\` every \`/auth/oidc/*\` route answers 503
   \`{"error": "login is not configured"}\`. While the provider cannot be reached at start, reads work and
   login answers 503; discovery is retried after 1 s, doubling up to 5 minutes.
-- **Rate limits** per client address: \`/auth/*\` 60 and writes 300 requests a minute by default
+- **Rate limits**: \`/auth/*\` per client address, writes per user (once the credential is checked; a
+  write without a valid one is a 401 and not counted): 60 and 300 requests a minute by default
   (\`RATE_LIMIT_AUTH_PER_MINUTE\`, \`RATE_LIMIT_WRITES_PER_MINUTE\`; 0 is off). Over the limit: 429
   \`{"error", "retry_after"}\` with \`Retry-After\`.
 - **Security headers** on every response: a Content-Security-Policy allowing only this origin (plus
@@ -285,7 +295,12 @@ API token sent as \`Authorization: Bearer <token>\`.
 - **File checks.** The type comes from the file's bytes, never from its declared type or name: JPEG, PNG
   (also animated) or WebP, else 415. Over \`IMAGE_MAX_BYTES\` (default 10 MiB): 413, while streaming; the
   rest of the body is not read. Width × height over 50,000,000 pixels: 400, read from the header before
-  anything is decoded; a header that cannot be read: 400. \`width\`/\`height\` are as displayed (JPEG EXIF
+  anything is decoded; a header that cannot be read: 400. Pixels that would take more than
+  \`IMAGE_MAX_DECODED_MB\` (default 150 MiB) decoded, width × height × channels × bytes per sample (a
+  16-bit RGBA PNG takes 8 bytes a pixel): 413 naming the limit, from the header, before decoding.
+- **Image work.** Uploads' decodes and \`/img?w=\` resizes take turns: \`IMAGE_WORKERS\` (default 2) at
+  once, up to \`IMAGE_QUEUE_MAX\` (default 32) more waiting; beyond that 503 \`{"error", "retry_after"}\`
+  with \`Retry-After: 2\`. Plain \`/img\` reads never wait for them. \`width\`/\`height\` are as displayed (JPEG EXIF
   orientation applied). Records are checked before the file is read: unknown record 404.
 - **Image records** carry the upload form's fields, \`id\`, \`store_key\` and \`created_at\`, plus \`content_type\`, \`byte_size\`, \`width\` and \`height\`.
   \`store_key\` is \`<entity_type>/<entity_id>/<id>.<jpg|png|webp>\` (\`id\` is the image's id) and the

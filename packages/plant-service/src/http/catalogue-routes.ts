@@ -101,7 +101,7 @@ export function catalogueRoutes<
     app.post(
       '/',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: `create${Noun1}`,
           tags,
@@ -118,7 +118,7 @@ export function catalogueRoutes<
     app.put(
       '/:ref',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: `update${Noun1}`,
           tags,
@@ -138,7 +138,7 @@ export function catalogueRoutes<
     app.delete(
       '/:ref',
       {
-        preHandler: app.auth.admin,
+        onRequest: app.auth.admin,
         schema: {
           operationId: `delete${Noun1}`,
           tags,

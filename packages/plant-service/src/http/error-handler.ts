@@ -9,6 +9,7 @@ import { errorResponse } from '@plants/common/http-errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { databaseError } from '../db/constraints.js';
 import { AppError } from '../errors.js';
+import { JSON_BODY_LIMIT } from './json-body.js';
 import { describeValidationError } from './validation.js';
 
 export function installErrorHandling(app: FastifyInstance): void {
@@ -49,7 +50,7 @@ function notFound(request: FastifyRequest, reply: FastifyReply) {
 function clientMessage(error: FastifyError): string {
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return 'request body is too large';
+      return `request body is too large: the limit is ${JSON_BODY_LIMIT} bytes (1 MiB)`;
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return 'unsupported content type: send application/json';
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

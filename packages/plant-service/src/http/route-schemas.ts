@@ -10,7 +10,7 @@ const DESCRIPTIONS: Record<number, string> = {
   404: 'No record with that slug or uuid.',
   409: 'Conflicts with existing data; `error` says how.',
   410: 'No longer kept; `error` says what to do instead.',
-  413: 'Request body larger than allowed.',
+  413: 'Request body larger than allowed; `error` names the limit.',
   415: 'Unsupported content type.',
   503: 'Not available right now (the database or the image store cannot be reached); retry after `Retry-After` seconds.',
 };

@@ -1,12 +1,17 @@
 /**
  * HTTP hardening: security headers (helmet), CORS for the trusted browser
- * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit) per client
- * address, one budget shared by every /auth/* route and one shared by every write.
+ * origins with credentials (@fastify/cors), and rate limits (@fastify/rate-limit): one budget per
+ * client address shared by every /auth/* route, and one shared by every write, counted per user.
+ * A write's credential is checked first (its route's own onRequest hook), so people behind one
+ * address (an office, a proxy without TRUST_PROXY) do not share a budget, and no client escapes
+ * its budget by naming another address; a write without a valid credential is refused 401 before
+ * it counts, at no more cost than a public read. The client address is the socket's, or the one
+ * the trusted proxies report (TRUST_PROXY).
  * Registered before any route, since the limits attach to routes as they are declared.
  */
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, RouteOptions } from 'fastify';
 import helmet from 'helmet';
 import type { AuthConfig } from '../auth/auth-config.js';
 import { TooManyRequests } from '../errors.js';
@@ -59,10 +64,14 @@ export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): 
     errorResponseBuilder: (_request, context) =>
       new TooManyRequests(`too many requests: try again in ${context.after}`, { retry_after: context.after }),
   });
-  const limiter = (max: number) =>
-    max > 0 ? (app.rateLimit({ max, timeWindow: MINUTE_MS }) as onRequestAsyncHookHandler) : undefined;
-  const authLimit = limiter(auth.rateLimit.authPerMinute);
-  const writeLimit = limiter(auth.rateLimit.writesPerMinute);
+  const limiter = (max: number, keyGenerator: (request: FastifyRequest) => string) =>
+    max > 0
+      ? (app.rateLimit({ max, timeWindow: MINUTE_MS, keyGenerator }) as onRequestAsyncHookHandler)
+      : undefined;
+  const authLimit = limiter(auth.rateLimit.authPerMinute, (request) => request.ip);
+  const writeLimit = limiter(auth.rateLimit.writesPerMinute, (request) =>
+    request.user ? `user:${request.user.id}` : `address:${request.ip}`,
+  );
 
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -74,7 +83,8 @@ export async function registerSecurity(app: FastifyInstance, auth: AuthConfig): 
         : undefined;
     if (!hook) return;
     const existing = route.onRequest ? [route.onRequest].flat() : [];
-    route.onRequest = [hook, ...existing];
+    // Sign-in routes are limited before anything else; writes once their credential is known.
+    route.onRequest = hook === authLimit ? [hook, ...existing] : [...existing, hook];
     documentLimits(route, hook === authLimit ? 'RATE_LIMIT_AUTH_PER_MINUTE' : 'RATE_LIMIT_WRITES_PER_MINUTE');
   });
 }
@@ -85,7 +95,7 @@ function documentLimits(route: RouteOptions, variable: string): void {
   if (!response) return;
   response['429'] ??= {
     ...Ref(ErrorBody),
-    description: `Too many requests from this address (${variable}); see \`Retry-After\`.`,
+    description: `Too many requests from this ${variable === 'RATE_LIMIT_AUTH_PER_MINUTE' ? 'address' : 'user'} (${variable}); see \`Retry-After\`.`,
   };
   const forbidden = response['403'];
   const methods = [route.method].flat();

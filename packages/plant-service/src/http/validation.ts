@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler, RouteOptions } from 'fastify';
 import { BadRequest } from '../errors.js';
+import { HTTP_URL_PATTERN } from '../schema/fields.js';
 
 // ajv-formats is CommonJS; its `default` property is the plugin under both TS and Node's ESM loader.
 const addFormats = addFormatsModule.default;
@@ -70,7 +71,7 @@ export async function rejectNulCharacters(request: FastifyRequest): Promise<void
     ['query', request.query],
     ['body', request.body],
   ] as const) {
-    const field = nulField(value, []);
+    const field = nulField(value);
     if (field !== undefined) {
       const name = field || where;
       throw new BadRequest(`${name}: must not contain a NUL character`, {
@@ -81,14 +82,39 @@ export async function rejectNulCharacters(request: FastifyRequest): Promise<void
   }
 }
 
-/** The dotted path of the first string (or key) holding a NUL, '' for the value itself. */
-function nulField(value: unknown, path: string[]): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path.join('.') : undefined;
-  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
-  for (const [key, item] of Object.entries(value)) {
-    if (key.includes('\0')) return [...path, key.replaceAll('\0', '\\0')].join('.');
-    const found = nulField(item, [...path, key]);
-    if (found !== undefined) return found;
+/** A value still to look at, with the key it sits under and its parent, to name its path if needed. */
+interface Pending {
+  value: unknown;
+  key: string;
+  parent: Pending | undefined;
+}
+
+/**
+ * The dotted path of the first string (or key) holding a NUL, '' for the value itself. Iterative,
+ * with each value's path kept as a link to its parent and joined only for the one found: the cost
+ * is linear in the value's size whatever its depth.
+ */
+function nulField(root: unknown): string | undefined {
+  const pathOf = (at: Pending | undefined, last?: string): string => {
+    const keys = last === undefined ? [] : [last];
+    for (let p = at; p?.parent !== undefined; p = p.parent) keys.push(p.key);
+    return keys.reverse().join('.');
+  };
+  const stack: Pending[] = [{ value: root, key: '', parent: undefined }];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value } = next;
+    if (typeof value === 'string') {
+      if (value.includes('\0')) return pathOf(next);
+      continue;
+    }
+    if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) continue;
+    const entries = Object.entries(value);
+    // Pushed in reverse so that the first field is looked at first, as a reader would name it.
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string, unknown];
+      if (key.includes('\0')) return pathOf(next, key.replaceAll('\0', '\\0'));
+      stack.push({ value: item, key, parent: next });
+    }
   }
   return undefined;
 }
@@ -102,5 +128,13 @@ export function describeValidationError(
 ): { message: string; field?: string; in: string } {
   const where = PART_NAMES[context ?? ''] ?? context ?? 'request';
   const { message, field } = describeSchemaError(errors, where);
+  const first = errors[0];
+  if (first?.keyword === 'pattern' && (first.params as { pattern?: string }).pattern === HTTP_URL_PATTERN) {
+    return {
+      message: `${field ?? where}: must be an http or https URL`,
+      ...(field ? { field } : {}),
+      in: where,
+    };
+  }
   return { message, ...(field ? { field } : {}), in: where };
 }

@@ -19,6 +19,7 @@ import { guildRoutes } from './guilds/routes.js';
 import { guildService } from './guilds/service.js';
 import { healthRoutes } from './health/routes.js';
 import { imageDelivery } from './images/delivery.js';
+import { type ImageWorkLimits, imageWork } from './images/image-work.js';
 import { imgRoutes } from './images/img-routes.js';
 import { imageRoutes } from './images/routes.js';
 import { imageService } from './images/service.js';
@@ -33,10 +34,12 @@ import { type TokenLifetimes, tokenService } from './tokens/service.js';
 import { userRoutes } from './users/routes.js';
 import { userService } from './users/service.js';
 
-/** Image storage: the object store and the upload size limit (IMAGE_MAX_BYTES). */
+/** Image storage: the object store, the upload limits and the turns image work waits for. */
 export interface ResourceStorage {
   store: ObjectStore;
   imageMaxBytes: number;
+  imageMaxDecodedBytes: number;
+  imageWork: ImageWorkLimits;
   /** Told about each resized copy made (metrics). */
   onResize?: (outcome: 'ok' | 'failed') => void;
 }
@@ -49,8 +52,11 @@ export async function registerResources(
 ): Promise<void> {
   const catalogue = catalogueRepositories();
   // Deleting a family, species or cultivar removes its images.
+  const work = imageWork(storage.imageWork);
   const images = imageService(database, storage.store, {
     maxBytes: storage.imageMaxBytes,
+    maxDecodedBytes: storage.imageMaxDecodedBytes,
+    work,
     log: app.log,
     entities: { family: catalogue.families, species: catalogue.species, cultivar: catalogue.cultivars },
   });
@@ -73,7 +79,7 @@ export async function registerResources(
   await app.register(searchRoutes(searchService(database)), { prefix: '/api/v1/search' });
   await app.register(exportRoutes(exportService(database)), { prefix: '/api/v1/export' });
   await app.register(imageRoutes(images, { maxBytes: storage.imageMaxBytes }), { prefix: '/api/v1/images' });
-  await app.register(imgRoutes(imageDelivery(storage.store, app.log, storage.onResize)));
+  await app.register(imgRoutes(imageDelivery(storage.store, app.log, work, storage.onResize)));
   await app.register(tokenRoutes(tokenService(database, tokenLifetimes)), { prefix: '/api/v1/tokens' });
   await app.register(userRoutes(userService(database, app.log)), { prefix: '/api/v1/users' });
   // Reverting a create deletes the record by the kind's own rules (children, images).

@@ -1,6 +1,6 @@
 import { text } from 'drizzle-orm/pg-core';
 import { type Static, Type } from 'typebox';
-import { createProps, filtered, filterParams, oneOf, recordProps, str } from './fields.js';
+import { createProps, filtered, filterParams, httpUrl, oneOf, recordProps, str } from './fields.js';
 import { createdField, idField } from './identity.js';
 import { Nullable, Uuid } from './types.js';
 import { EVIDENCE_LEVELS, RELATIONSHIPS } from './vocabularies.js';
@@ -32,7 +32,7 @@ export const companionFields = {
     { description: evidenceMeaning },
   ),
   mechanism: str({ payload: { maxLength: 5_000 } }),
-  source_url: str({ payload: { maxLength: 2_000, format: 'uri' } }),
+  source_url: str({ payload: httpUrl }),
 };
 
 /** The fields the companion lists filter on, in the order of their query parameters. */

@@ -4,7 +4,7 @@
  */
 
 import { uuid } from 'drizzle-orm/pg-core';
-import { bool, count, flag, int, intList, name, num, str, strList } from './fields.js';
+import { bool, count, flag, httpUrl, int, intList, name, num, str, strList } from './fields.js';
 import { Uuid } from './types.js';
 
 const importOnly = { writable: false } as const;
@@ -66,7 +66,7 @@ export const cultivarFields = {
   rootstock_compatibility: str(importOnly),
   kb_qid: str({ maxLength: 100, ...importOnly }),
   biodiv_id: str({ maxLength: 100, ...importOnly }),
-  usesdb_url: str({ maxLength: 2_000, ...importOnly }),
+  usesdb_url: str({ payload: httpUrl, ...importOnly }),
   primary_image_key: str({ maxLength: 500, ...importOnly }),
   // Booleans
   stratification_required: bool(importOnly),
@@ -93,5 +93,5 @@ export const cultivarFields = {
   // Arrays of string
   propagation_methods: strList(importOnly),
   storage_method: strList(importOnly),
-  source_urls: strList(),
+  source_urls: strList({ urls: true }),
 };

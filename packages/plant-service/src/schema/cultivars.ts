@@ -1,7 +1,7 @@
 import { numeric } from 'drizzle-orm/pg-core';
 import { type Static, Type } from 'typebox';
 import { cultivarFields } from './cultivar-fields.js';
-import { createProps, num, payloadProps, recordProps, str, time } from './fields.js';
+import { createProps, httpUrl, num, payloadProps, recordProps, str, time } from './fields.js';
 import { createdField, identityFields, idField, timestampFields } from './identity.js';
 import { Paginated, Paging, Uuid } from './types.js';
 
@@ -64,7 +64,7 @@ export type CultivarListQuery = Static<typeof CultivarListQuery>;
  */
 export const cultivarSupplierFields = {
   article_number: str({ payload: { maxLength: 200 } }),
-  product_url: str({ payload: { maxLength: 2_000, format: 'uri' } }),
+  product_url: str({ payload: httpUrl }),
   // Exact to the cent.
   price_eur: {
     ...num({ payload: { minimum: 0, maximum: 1_000_000_000 } }),

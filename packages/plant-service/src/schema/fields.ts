@@ -68,8 +68,16 @@ type StrOpts<W extends boolean> = Opts<W> & {
   maxLength?: number;
   pattern?: string;
   search?: SearchWeight;
-  payload?: { maxLength?: number; format?: string };
+  payload?: { maxLength?: number; format?: string; pattern?: string };
 };
+/**
+ * A link that a client may write: an absolute http or https URL (scheme in any case), nothing
+ * else. Pages show these as links, where a `javascript:` or `data:` URL would run or show whatever
+ * it says; the format alone (`uri`) allows any scheme.
+ */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://';
+export const httpUrl = { maxLength: 2_000, format: 'uri', pattern: HTTP_URL_PATTERN } as const;
+
 type NumOpts<W extends boolean> = Opts<W> & { minimum?: number; maximum?: number; exclusiveMinimum?: number };
 
 const meta = (o: Opts<boolean>) => (o.description ? { description: o.description } : {});
@@ -164,9 +172,21 @@ export function bool<W extends boolean = true>(o: Opts<W> = {}) {
   } satisfies FieldDef;
 }
 
-export function strList<W extends boolean = true>(o: Opts<W> & { search?: SearchWeight } = {}) {
+export function strList<W extends boolean = true>(
+  o: Opts<W> & { search?: SearchWeight; urls?: boolean } = {},
+) {
   return {
     schema: Type.Array(Type.String({ maxLength: 2_000 }), { maxItems: 200, ...meta(o) }),
+    // Sources are stored as found, some with unescaped characters (`Tilia_×_europaea`) that the
+    // `uri` format refuses: only the scheme is checked.
+    ...(o.urls
+      ? {
+          input: Type.Array(Type.String({ maxLength: 2_000, pattern: HTTP_URL_PATTERN }), {
+            maxItems: 200,
+            ...meta(o),
+          }),
+        }
+      : {}),
     column: () => text().array(),
     writable: isWritable(o),
     ...searched(o),

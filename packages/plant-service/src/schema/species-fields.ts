@@ -8,6 +8,7 @@ import {
   bool,
   count,
   filtered,
+  httpUrl,
   int,
   intList,
   name,
@@ -182,7 +183,7 @@ export const speciesFields = {
   soil_texture_preference: strList(),
   dynamic_accumulator_nutrients: strList(),
   guild_role: strList(),
-  source_urls: strList(),
+  source_urls: strList({ urls: true }),
   // Counts and ratings
   nectar_value: filtered(rating('0 (none) to 4 (very high).'), 'minimum', { param: 'min_nectar' }),
   pollen_value: rating('0 (none) to 4 (very high).'),
@@ -232,7 +233,7 @@ export const speciesFields = {
   kb_qid: str({ maxLength: 100, description: 'Knowledge-base id (Wikidata Q-id).' }),
   biodiv_id: str({ maxLength: 100, description: 'Biodiversity database key (GBIF).' }),
   plantprot_code: str({ maxLength: 100, description: 'Plant-protection code (EPPO).' }),
-  usesdb_url: str({ maxLength: 2_000, description: 'Plant-uses database page.' }),
+  usesdb_url: str({ payload: httpUrl, description: 'Plant-uses database page.' }),
   extdb_tags: str({ maxLength: 2_000 }),
   // Image (set by the image endpoints, never by the payload)
   primary_image_key: str({ maxLength: 500, ...importOnly }),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { createProps, flag, name, payloadProps, recordProps, str } from './fields.js';
+import { createProps, flag, httpUrl, name, payloadProps, recordProps, str } from './fields.js';
 import { identityFields, timestampFields } from './identity.js';
 
 /**
@@ -8,7 +8,7 @@ import { identityFields, timestampFields } from './identity.js';
  */
 export const supplierFields = {
   name: name(),
-  url: str({ payload: { maxLength: 2_000, format: 'uri' } }),
+  url: str({ payload: httpUrl }),
   country: str({ maxLength: 100 }),
   notes: str(),
   is_organic: flag(),

@@ -18,6 +18,9 @@ export const StorageEnv = {
   S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1 })),
   S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
   IMAGE_MAX_BYTES: Type.Integer({ minimum: 1024, maximum: 1024 ** 3, default: 10 * 1024 * 1024 }),
+  IMAGE_MAX_DECODED_MB: Type.Integer({ minimum: 1, maximum: 4096, default: 150 }),
+  IMAGE_WORKERS: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  IMAGE_QUEUE_MAX: Type.Integer({ minimum: 0, maximum: 10_000, default: 32 }),
   STORAGE_GC_INTERVAL_MINUTES: Type.Number({ minimum: 0, maximum: 525_600, default: 360 }),
   STORAGE_GC_GRACE_MINUTES: Type.Number({ minimum: 1, maximum: 525_600, default: 60 }),
 };
@@ -43,6 +46,10 @@ export interface StorageConfig {
   readonly store: StoreConfig;
   /** Uploads larger than this are refused with 413 while streaming. */
   readonly imageMaxBytes: number;
+  /** Uploads whose pixels decode to more bytes than this are refused (413) before decoding. */
+  readonly imageMaxDecodedBytes: number;
+  /** Decodes and resizes running at once, and how many more may wait for a turn (then 503). */
+  readonly imageWork: { readonly concurrency: number; readonly maxWaiting: number };
   /** How often the running service sweeps orphan objects; 0 switches the sweep off. */
   readonly gcIntervalMs: number;
   /** Objects younger than this are never swept: their upload may still be committing. */
@@ -79,6 +86,8 @@ export function deriveStorageConfig(
   return Object.freeze({
     store,
     imageMaxBytes: env.IMAGE_MAX_BYTES,
+    imageMaxDecodedBytes: env.IMAGE_MAX_DECODED_MB * 1024 * 1024,
+    imageWork: Object.freeze({ concurrency: env.IMAGE_WORKERS, maxWaiting: env.IMAGE_QUEUE_MAX }),
     gcIntervalMs: env.STORAGE_GC_INTERVAL_MINUTES * MINUTE_MS,
     gcGraceMs: env.STORAGE_GC_GRACE_MINUTES * MINUTE_MS,
   });

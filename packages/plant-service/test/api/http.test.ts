@@ -56,7 +56,7 @@ describe('HTTP behaviour', () => {
       payload: JSON.stringify({ name_scientific: 'X', description: 'x'.repeat(1024 * 1024) }),
     });
     expect(big.statusCode).toBe(413);
-    expect(big.json()).toEqual({ error: 'request body is too large' });
+    expect(big.json()).toEqual({ error: 'request body is too large: the limit is 1048576 bytes (1 MiB)' });
     const xml = await t.app.inject({
       method: 'POST',
       url: '/api/v1/families',

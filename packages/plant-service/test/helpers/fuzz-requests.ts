@@ -2,8 +2,9 @@
  * Requests generated from the served OpenAPI document (fast-check arbitraries): for every
  * operation, path refs, every query parameter and JSON bodies — values valid for their schema
  * mixed with hostile ones (huge and non-finite numbers, NUL and control characters, unicode,
- * 10 KB strings, repeated parameters, wrong types, nulls, deep nesting, `__proto__` keys, invalid
- * UTF-8, wrong content types) — and multipart uploads, with or without a session.
+ * 10 KB and 500 KB strings, 100,000-element arrays, repeated parameters, wrong types, nulls,
+ * nesting 200 and 5,000 deep, `__proto__` keys, invalid UTF-8, wrong content types) — and
+ * multipart uploads, with or without a session.
  */
 import fc from 'fast-check';
 import type { OpenApiDocument, OpenApiOperation } from './contract.js';
@@ -60,7 +61,14 @@ const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.constant(JSON.parse('{"__proto__":{"polluted":true}}')),
   fc.constant({ constructor: { prototype: { polluted: true } } }),
   fc.constant(nested(200)),
+  // Within the body limit, but long: a string of 500,000 characters, an array of 100,000 numbers.
+  fc.constant('x'.repeat(500_000)),
+  fc.constant(Array.from({ length: 100_000 }, (_, i) => i)),
 );
+
+/** 5,000 nested arrays or objects in 10-30 KB, far beyond the service's depth limit. */
+const deepArrays = `${'['.repeat(5_000)}${']'.repeat(5_000)}`;
+const deepObjects = `${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}`;
 
 function nested(depth: number): unknown {
   let value: unknown = 'deep';
@@ -167,6 +175,9 @@ function body(document: OpenApiDocument, schema: Schema | undefined, refs: strin
         { kind: 'raw' as const, value: Buffer.from('<x/>'), type: 'application/xml' },
         { kind: 'raw' as const, value: Buffer.from('{}'), type: 'text/plain' },
         { kind: 'raw' as const, value: Buffer.from(''), type: 'application/json' },
+        { kind: 'raw' as const, value: Buffer.from(deepArrays), type: 'application/json' },
+        { kind: 'raw' as const, value: Buffer.from(deepObjects), type: 'application/json' },
+        { kind: 'raw' as const, value: Buffer.from(`{"a":${deepArrays}}`), type: 'application/json' },
       ),
     },
   );

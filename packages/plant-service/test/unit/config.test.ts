@@ -67,4 +67,41 @@ describe('loadConfig', () => {
   it('refuses an absolute session lifetime shorter than the idle timeout', () => {
     expect(() => loadConfig({ SESSION_IDLE_DAYS: '10', SESSION_MAX_DAYS: '5' })).toThrow(/SESSION_MAX_DAYS/);
   });
+
+  it('reads the server timeouts and refuses a request timeout shorter than the header timeout', () => {
+    expect(loadConfig({}).timeouts).toEqual({
+      headersMs: 10_000,
+      requestMs: 60_000,
+      keepAliveMs: 10_000,
+      idleMs: 60_000,
+    });
+    expect(
+      loadConfig({ REQUEST_TIMEOUT_SECONDS: '0.5', HEADERS_TIMEOUT_SECONDS: '0.25' }).timeouts,
+    ).toMatchObject({
+      headersMs: 250,
+      requestMs: 500,
+    });
+    expect(loadConfig({ REQUEST_TIMEOUT_SECONDS: '0' }).timeouts.requestMs).toBe(0);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: '5', HEADERS_TIMEOUT_SECONDS: '10' })).toThrow(
+      /REQUEST_TIMEOUT_SECONDS: must not be shorter than HEADERS_TIMEOUT_SECONDS/,
+    );
+    expect(() => loadConfig({ HEADERS_TIMEOUT_SECONDS: '0' })).toThrow(/HEADERS_TIMEOUT_SECONDS: "0"/);
+  });
+
+  it('takes TRUST_PROXY as a hop count or a list of addresses and ranges, never "true"', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,loopback' }).trustProxy).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+      '::1',
+      'loopback',
+    ]);
+    for (const bad of ['true', '10.0.0.0/33', 'proxy.example.org', '1.2.3.4/8/9', '99']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(
+        /TRUST_PROXY: .* is not valid \(expected a hop count/,
+      );
+    }
+  });
 });

@@ -13,11 +13,13 @@ function problems(env: Record<string, string>): string {
 }
 
 describe('storage configuration', () => {
-  it('defaults to the filesystem under DATA_DIR/images, 10 MiB uploads, a 6-hourly sweep', () => {
+  it('defaults to the filesystem under DATA_DIR/images, 10 MiB uploads, 150 MiB decoded, 2 image workers, a 6-hourly sweep', () => {
     const { storage } = loadConfig({ DATA_DIR: '/srv/plants' });
     expect(storage).toEqual({
       store: { backend: 'filesystem', root: path.resolve('/srv/plants/images') },
       imageMaxBytes: 10 * 1024 * 1024,
+      imageMaxDecodedBytes: 150 * 1024 * 1024,
+      imageWork: { concurrency: 2, maxWaiting: 32 },
       gcIntervalMs: 6 * 3_600_000,
       gcGraceMs: 3_600_000,
     });

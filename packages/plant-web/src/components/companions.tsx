@@ -3,6 +3,7 @@ import { DeleteButton } from '../edit/delete-button.js';
 import { EditForm } from '../edit/edit-form.js';
 import { useT } from '../i18n.js';
 import { EVIDENCE, type FieldSpec, RELATIONSHIPS, valueLabel } from '../labels.js';
+import { safeHref } from '../safe-href.js';
 import { useCanWrite } from '../session.js';
 import { useApi } from '../use-api.js';
 
@@ -54,10 +55,10 @@ export function Companions({ species }: { species: Species }) {
                   <p class="evidence">
                     <span class="label">{t('evidence')}:</span>{' '}
                     {c.evidence ? valueLabel(c.evidence, lang) : <span class="unknown">{t('unknown')}</span>}
-                    {c.source_url ? (
+                    {safeHref(c.source_url) ? (
                       <>
                         {' · '}
-                        <a href={c.source_url}>{t('source')}</a>
+                        <a href={safeHref(c.source_url)}>{t('source')}</a>
                       </>
                     ) : null}
                   </p>

@@ -1,5 +1,6 @@
 import type { Cultivar, CultivarSupplier, Page, Supplier } from '../api.js';
 import { useT } from '../i18n.js';
+import { safeHref } from '../safe-href.js';
 import { useApi } from '../use-api.js';
 import { commonName } from './common.js';
 import { YearBar } from './year-bar.js';
@@ -24,7 +25,7 @@ export function WhereToBuy({
         {list.map((link) => {
           const supplier = byId.get(link.supplier_id);
           const name = supplier?.name ?? t('supplier');
-          const href = link.product_url ?? supplier?.url ?? undefined;
+          const href = safeHref(link.product_url) ?? safeHref(supplier?.url);
           return (
             <li key={link.id}>
               {supplier ? <a href={`/suppliers/${supplier.slug}`}>{name}</a> : name}

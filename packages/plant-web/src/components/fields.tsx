@@ -8,6 +8,7 @@ import {
   referenceUrl,
   valueLabel,
 } from '../labels.js';
+import { safeHref } from '../safe-href.js';
 import { YearBar } from './year-bar.js';
 
 /** A month's name in the page's language (1 is January). */
@@ -42,7 +43,7 @@ function Value({ record, field }: { record: Record<string, unknown>; field: Fiel
       return (
         <ul class="inline-list">
           {(value as string[]).map((item) => (
-            <li key={item}>{/^https?:\/\//.test(item) ? <a href={item}>{item}</a> : item}</li>
+            <li key={item}>{safeHref(item) ? <a href={safeHref(item)}>{item}</a> : item}</li>
           ))}
         </ul>
       );

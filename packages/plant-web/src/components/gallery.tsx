@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, api, type Image } from '../api.js';
 import { DeleteButton } from '../edit/delete-button.js';
 import { useT } from '../i18n.js';
+import { safeHref } from '../safe-href.js';
 import { useCanWrite } from '../session.js';
 import { useApi } from '../use-api.js';
 import { Picture } from './picture.js';
@@ -34,10 +35,10 @@ export function Gallery(props: { entityType: EntityType; entityId: string; name:
                   <small>
                     {' '}
                     {image.license}
-                    {image.source_url ? (
+                    {safeHref(image.source_url) ? (
                       <>
                         {' · '}
-                        <a href={image.source_url}>{t('source')}</a>
+                        <a href={safeHref(image.source_url)}>{t('source')}</a>
                       </>
                     ) : null}
                   </small>

@@ -1,5 +1,7 @@
 /** An image from the service's /img/ resizer: a srcset of widths, loaded lazily. */
-const WIDTHS = [160, 320, 640, 1024];
+
+/** Exactly the widths the service makes copies of (`?w=` of `/img`); any other is a 400 there. */
+export const WIDTHS = [160, 320, 640, 1280];
 
 export function Picture(props: {
   imageKey: string;

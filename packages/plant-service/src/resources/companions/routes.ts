@@ -38,7 +38,7 @@ export const companionRoutes = (service: ReturnType<typeof companionService>): F
     app.post(
       '/',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: 'createCompanion',
           tags,
@@ -57,7 +57,7 @@ export const companionRoutes = (service: ReturnType<typeof companionService>): F
     app.delete(
       '/:id',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: 'deleteCompanion',
           tags,

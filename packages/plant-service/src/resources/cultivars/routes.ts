@@ -60,7 +60,7 @@ export const cultivarRoutes = (service: ReturnType<typeof cultivarService>): Fas
     app.post(
       '/:ref/suppliers',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: 'linkCultivarSupplier',
           tags,
@@ -79,7 +79,7 @@ export const cultivarRoutes = (service: ReturnType<typeof cultivarService>): Fas
     app.delete(
       '/:cid/suppliers/:sid',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         schema: {
           operationId: 'unlinkCultivarSupplier',
           tags,

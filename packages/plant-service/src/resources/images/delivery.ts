@@ -18,6 +18,7 @@ import {
   StorageError,
 } from '../../storage/object-store.js';
 import { contentTypeOf, type ImageKey, parseOriginalKey, variantKey } from './image-keys.js';
+import type { ImageWork } from './image-work.js';
 import type { ImageWidth } from './schemas.js';
 import { loadSharp } from './sharp.js';
 import { MAX_PIXELS } from './upload-stream.js';
@@ -30,11 +31,6 @@ export interface Located {
 }
 
 const WEBP_QUALITY = 80;
-/**
- * Resizes running at once. A decoded 50-megapixel original takes about 150 MB, so first requests
- * for many different copies queue here instead of all decoding together.
- */
-const MAX_CONCURRENT_RESIZES = 2;
 /** Originals remembered as undecodable; a key is a few dozen bytes. */
 const MAX_UNDECODABLE = 10_000;
 
@@ -46,6 +42,7 @@ const undecodableError = () =>
 export function imageDelivery(
   store: ObjectStore,
   log: FastifyBaseLogger,
+  work: ImageWork,
   onResize: (outcome: 'ok' | 'failed') => void = () => {},
 ) {
   function translate(error: unknown): unknown {
@@ -59,22 +56,6 @@ export function imageDelivery(
 
   const resizing = new Map<string, Promise<ObjectInfo | undefined>>();
   const undecodable = new LRUCache<string, true>({ max: MAX_UNDECODABLE });
-  let running = 0;
-  const queue: (() => void)[] = [];
-
-  /** Runs `work` when a slot is free; a finished run hands its slot straight to the next in line. */
-  async function withSlot<T>(work: () => Promise<T>): Promise<T> {
-    if (running < MAX_CONCURRENT_RESIZES) running++;
-    else await new Promise<void>((resolve) => queue.push(resolve));
-    try {
-      return await work();
-    } finally {
-      const next = queue.shift();
-      if (next) next();
-      else running--;
-    }
-  }
-
   async function resize(original: ImageKey, key: string, target: string, width: ImageWidth) {
     const sharp = await loadSharp();
     const source = await store.get(key).catch((error) => {
@@ -121,7 +102,10 @@ export function imageDelivery(
         if (!info) {
           let pending = resizing.get(target);
           if (!pending) {
-            pending = withSlot(() => resize(original, key, target, width))
+            // A decoded 50-megapixel original takes about 150 MB: resizes wait for their turn with the
+            // uploads' decodes (image-work.ts).
+            pending = work
+              .run(() => resize(original, key, target, width))
               .then(
                 (made) => {
                   if (made) onResize('ok');

@@ -44,7 +44,7 @@ export const imageRoutes = (
     app.post(
       '/',
       {
-        preHandler: app.auth.writer,
+        onRequest: app.auth.writer,
         // The body is a multipart stream, validated part by part (upload-form.ts) against the
         // same field schema documented here.
         validatorCompiler: () => () => true,
@@ -56,10 +56,12 @@ export const imageRoutes = (
             'multipart/form-data with the fields below; the file must be the last part. ' +
             'The type is recognised from the bytes (JPEG, PNG, WebP; else 415), whatever the declared ' +
             `type or name. Larger than IMAGE_MAX_BYTES (default ${10} MiB): 413, detected while ` +
-            'streaming. More than 50 megapixels: 400. The image is decoded to its last pixel before it is ' +
+            'streaming. More than 50 megapixels: 400. Pixels taking more than IMAGE_MAX_DECODED_MB decoded ' +
+            '(width × height × channels × bytes per sample, from the header): 413. The image is decoded to its last pixel before it is ' +
             'accepted: truncated or corrupt pixel data is a 400 naming `file`. The record must exist (404). The first image ' +
             'of a record becomes its primary; `is_primary` true/1 makes the new image the primary. ' +
-            '503 while the image store or the image library (loaded with the first image) is unavailable.',
+            '503 while the image store or the image library (loaded with the first image) is unavailable, ' +
+            'or when too many images wait to be decoded or resized (IMAGE_QUEUE_MAX; `Retry-After`).',
           security: sessionSecurity,
           consumes: ['multipart/form-data'],
           body: UploadFormSchema,
@@ -89,7 +91,7 @@ export const imageRoutes = (
     app.delete(
       '/:id',
       {
-        preHandler: app.auth.admin,
+        onRequest: app.auth.admin,
         schema: {
           operationId: 'deleteImage',
           tags,

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { httpUrl } from '../../schema/fields.js';
 import { Nullable, Timestamp, Uuid } from '../../schema/types.js';
 import { ENTITY_TYPES, type EntityType } from '../../schema/vocabularies.js';
 
@@ -57,8 +58,7 @@ export const UploadFieldsSchema = Type.Object(
     ),
     source_url: Type.Optional(
       Type.String({
-        maxLength: 2_000,
-        format: 'uri',
+        ...httpUrl,
         examples: ['https://commons.wikimedia.org/wiki/File:Daucus_carota_May_2008-1_edit.jpg'],
       }),
     ),

@@ -14,11 +14,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CatalogueRepository } from '../../db/catalogue-repository.js';
 import type { Database } from '../../db/client.js';
 import type { Transaction } from '../../db/transaction.js';
-import { BadRequest, NotFound, ServiceUnavailable } from '../../errors.js';
+import { BadRequest, NotFound, PayloadTooLarge, ServiceUnavailable } from '../../errors.js';
 import type { EntityType } from '../../schema/vocabularies.js';
 import { type ObjectStore, StorageError } from '../../storage/object-store.js';
-import { decodeFully } from './decode.js';
+import { DecodedTooLarge, decodeFully } from './decode.js';
 import { entityPrefix, FORMATS, originalKey, parseOriginalKey, variantKey } from './image-keys.js';
+import type { ImageWork } from './image-work.js';
 import { imageRepository as repo } from './repository.js';
 import { IMAGE_WIDTHS, type Image, type UploadFields } from './schemas.js';
 import { loadSharp } from './sharp.js';
@@ -39,6 +40,10 @@ export interface StagedImage {
 
 export interface ImageServiceOptions {
   maxBytes: number;
+  /** Uploads whose pixels would take more bytes than this decoded are refused (413). */
+  maxDecodedBytes: number;
+  /** The turns decodes wait for, shared with the resizes of /img. */
+  work: ImageWork;
   log: FastifyBaseLogger;
   /** The repositories of the entities that carry images: removing one removes its images. */
   entities: Record<EntityType, CatalogueRepository<unknown>>;
@@ -50,7 +55,7 @@ const storageUnavailable = (error: StorageError) =>
 export function imageService(
   { db }: Database,
   store: ObjectStore,
-  { maxBytes, log, entities }: ImageServiceOptions,
+  { maxBytes, maxDecodedBytes, work, log, entities }: ImageServiceOptions,
 ) {
   /** Removes objects and their resized copies; failures are logged and left to the sweep. */
   async function removeObjects(keys: string[]): Promise<void> {
@@ -129,10 +134,17 @@ export function imageService(
         throw error;
       }
       try {
-        await decodeFully(sharp, await store.get(key));
+        await work.run(async () => decodeFully(sharp, await store.get(key), maxDecodedBytes));
       } catch (error) {
         await removeObjects([key]);
         if (error instanceof StorageError) throw storageUnavailable(error);
+        if (error instanceof ServiceUnavailable) throw error;
+        if (error instanceof DecodedTooLarge) {
+          throw new PayloadTooLarge(
+            `file: ${error.message}, more than the limit of ${maxDecodedBytes} bytes (IMAGE_MAX_DECODED_MB)`,
+            { field: 'file', limit: maxDecodedBytes },
+          );
+        }
         throw new BadRequest(
           `file: not a decodable ${sniffed.format.toUpperCase()} image (${reason(error)})`,
           {

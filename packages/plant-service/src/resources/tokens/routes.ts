@@ -16,7 +16,7 @@ export const tokenRoutes = (service: ReturnType<typeof tokenService>): FastifyPl
     app.post(
       '/',
       {
-        preHandler: app.auth.session,
+        onRequest: app.auth.session,
         schema: {
           operationId: 'createToken',
           tags,
@@ -37,7 +37,7 @@ export const tokenRoutes = (service: ReturnType<typeof tokenService>): FastifyPl
     app.get(
       '/',
       {
-        preHandler: app.auth.session,
+        onRequest: app.auth.session,
         schema: {
           operationId: 'listTokens',
           tags,
@@ -55,7 +55,7 @@ export const tokenRoutes = (service: ReturnType<typeof tokenService>): FastifyPl
     app.delete(
       '/:id',
       {
-        preHandler: app.auth.session,
+        onRequest: app.auth.session,
         schema: {
           operationId: 'revokeToken',
           tags,
