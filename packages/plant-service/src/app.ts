@@ -16,6 +16,7 @@ import { registerCompression } from './http/compression.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { documentLongPaths, frameworkErrors, MAX_PARAM_LENGTH } from './http/framework-errors.js';
 import { JSON_BODY_LIMIT, registerJsonBodyLimits } from './http/json-body.js';
+import { withLogRedaction } from './http/log-redaction.js';
 import { createMetrics } from './http/metrics.js';
 import { registerOpenApi } from './http/openapi.js';
 import { echoRequestId, requestId } from './http/request-id.js';
@@ -56,7 +57,8 @@ export async function buildApp({
   startingUp,
 }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: logger === true ? { level: config.logLevel } : logger,
+    logger:
+      logger === false ? false : withLogRedaction(logger === true ? { level: config.logLevel } : logger),
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     ...timeoutOptions(config.timeouts),

@@ -5,8 +5,29 @@
  * - booleans are `true` / `false`; numbers are written as in JSON;
  * - arrays are JSON arrays: `["loam","clay"]`, `[4,5,6]`.
  * A cell that does not parse is passed on as text, so validation names the field and the type.
+ *
+ * Text that a spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`, tab or carriage
+ * return, after any apostrophes) is written with one `'` in front, the way OWASP advises against CSV
+ * injection. Reading strips that one apostrophe again from text cells of that shape, so export →
+ * import gives back the same text: `=SUM(A1)` ↔ `'=SUM(A1)`, `'=x` ↔ `''=x`, `'a` stays `'a`.
+ * Numbers, booleans and arrays are written as they are (`-3` stays `-3`).
  */
 import type { TSchema } from 'typebox';
+
+/** Text a spreadsheet could take for a formula, also when already behind apostrophes. */
+const FORMULA_LIKE = /^'*[=+\-@\t\r]/;
+/** A text cell the export neutralised: one apostrophe more than the text it holds. */
+const NEUTRALISED = /^'+[=+\-@\t\r]/;
+
+/** The cell for a text: formula-like text behind one apostrophe. */
+export function textCell(text: string): string {
+  return FORMULA_LIKE.test(text) ? `'${text}` : text;
+}
+
+/** The text of a text cell: the apostrophe the export put in front removed. */
+export function cellText(cell: string): string {
+  return NEUTRALISED.test(cell) ? cell.slice(1) : cell;
+}
 
 const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -35,14 +56,15 @@ export function fromCell(schema: TSchema | undefined, cell: string): unknown {
         return cell;
       }
     default:
-      return cell;
+      // Text, or a type not known here: text the export may have neutralised.
+      return cellText(cell);
   }
 }
 
 /** The cell for a value: null for an unknown value (written as an empty, unquoted cell). */
 export function toCell(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return textCell(value);
   if (Array.isArray(value)) return JSON.stringify(value);
   return String(value);
 }

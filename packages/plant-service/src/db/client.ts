@@ -30,7 +30,36 @@ export interface Database {
   readonly pglite?: PGlite;
   /** False while PostgreSQL cannot be reached (see reachability.ts); PGlite always is. */
   readonly reachable?: () => boolean;
+  /** Every statement's duration in seconds, on both backends (for the metrics). */
+  readonly statements?: StatementClock;
   close(): Promise<void>;
+}
+
+/** Times the promise forms of the public query entry points and tells whoever listens. */
+export interface StatementClock {
+  /** Calls `observe` with each statement's duration in seconds; returns the way to stop. */
+  listen(observe: (seconds: number) => void): () => void;
+}
+
+function statementClock(): StatementClock & { time(run: () => unknown): unknown } {
+  const listeners = new Set<(seconds: number) => void>();
+  return {
+    listen(observe) {
+      listeners.add(observe);
+      return () => listeners.delete(observe);
+    },
+    time(run) {
+      if (listeners.size === 0) return run();
+      const start = performance.now();
+      const result = run();
+      // Callback forms (which pg's pool uses internally) return nothing and are not timed twice.
+      if (!(result instanceof Promise)) return result;
+      return result.finally(() => {
+        const seconds = (performance.now() - start) / 1000;
+        for (const observe of listeners) observe(seconds);
+      });
+    },
+  };
 }
 
 export interface PostgresOptions {
@@ -54,13 +83,15 @@ export function openPostgres({ url, poolSize = 10, log = silent }: PostgresOptio
   // listener is attached only then) or checked out by a request (which gets the error too).
   pool.on('error', (error) => reachability.lost(error));
   pool.on('connect', (client) => client.on('error', (error) => reachability.lost(error)));
-  watchQueries(pool, reachability);
+  const statements = statementClock();
+  watchQueries(pool, reachability, statements);
   return {
     db: attributeWrites(drizzlePg({ client: pool, schema: tables }) as unknown as Db),
     kind: 'postgres',
     url,
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     reachable: () => reachability.reachable,
+    statements,
     close: async () => {
       reachability.close();
       await pool.end();
@@ -82,7 +113,11 @@ type Callable = (...args: unknown[]) => unknown;
  * once `begin` has succeeded, so a `begin` on a dead connection would otherwise keep a pool slot
  * forever, and a few outages would leave every request waiting for a connection.
  */
-function watchQueries(pool: pg.Pool, reachability: Reachability): void {
+function watchQueries(
+  pool: pg.Pool,
+  reachability: Reachability,
+  clock: ReturnType<typeof statementClock>,
+): void {
   const settle = (result: unknown, onLost?: (error: unknown) => void): unknown =>
     result instanceof Promise
       ? result.catch(async (error: unknown) => {
@@ -93,7 +128,7 @@ function watchQueries(pool: pg.Pool, reachability: Reachability): void {
       : result;
   const watched = new WeakSet<pg.PoolClient>();
   const query = pool.query.bind(pool) as Callable;
-  pool.query = ((...args: unknown[]) => settle(query(...args))) as typeof pool.query;
+  pool.query = ((...args: unknown[]) => settle(clock.time(() => query(...args)))) as typeof pool.query;
   const connect = pool.connect.bind(pool) as Callable;
   pool.connect = ((...args: unknown[]) => {
     if (args.length > 0) return connect(...args);
@@ -111,7 +146,10 @@ function watchQueries(pool: pg.Pool, reachability: Reachability): void {
           watched.add(client);
           const clientQuery = client.query.bind(client) as Callable;
           client.query = ((...a: unknown[]) =>
-            settle(clientQuery(...a), (error) => client.release(error as Error))) as typeof client.query;
+            settle(
+              clock.time(() => clientQuery(...a)),
+              (error) => client.release(error as Error),
+            )) as typeof client.query;
         }
         return client;
       }),
@@ -152,10 +190,37 @@ export async function openPglite(source: { dataDir: string } | { instance: PGlit
     db: attributeWrites(drizzlePglite({ client, schema: tables }) as unknown as Db),
     kind: 'pglite',
     pglite: client,
+    statements: pgliteClock(client),
     // An unclosed PGlite keeps Node from exiting.
     close: async () => {
       if (!client.closed) await client.close();
       await unlock();
     },
   };
+}
+
+const pgliteClocks = new WeakMap<PGlite, StatementClock>();
+
+/**
+ * Times PGlite's `query` and `exec`, and those of the handle a transaction gets (PGlite runs one
+ * statement at a time, so this includes the wait behind other statements). One clock per
+ * instance, so an instance opened twice is not timed twice.
+ */
+function pgliteClock(client: PGlite): StatementClock {
+  const known = pgliteClocks.get(client);
+  if (known) return known;
+  const clock = statementClock();
+  pgliteClocks.set(client, clock);
+  const timed = <T extends Pick<PGlite, 'query' | 'exec'>>(target: T): T => {
+    const query = target.query.bind(target) as Callable;
+    const exec = target.exec.bind(target) as Callable;
+    target.query = ((...args: unknown[]) => clock.time(() => query(...args))) as T['query'];
+    target.exec = ((...args: unknown[]) => clock.time(() => exec(...args))) as T['exec'];
+    return target;
+  };
+  timed(client);
+  const transaction = client.transaction.bind(client);
+  client.transaction = ((callback: Parameters<PGlite['transaction']>[0]) =>
+    transaction((tx) => callback(timed(tx)))) as PGlite['transaction'];
+  return clock;
 }

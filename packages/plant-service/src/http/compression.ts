@@ -6,6 +6,11 @@
  * whatever the encoding, and If-None-Match → 304 works the same with or without compression.
  * The response cache keeps bodies as this plugin encoded them, per negotiated encoding
  * (response-cache.ts), so a hit is not encoded again.
+ *
+ * `Vary: Accept-Encoding` goes on every response of a compressible type, encoded or not, and on
+ * every 304: whether a body is encoded depends on its size as well as the request, so a shared
+ * cache that saw a small identity body without Vary could hand it (or a later larger encoded one)
+ * to clients that asked otherwise. The plugin itself adds Vary only when it encodes.
  */
 import { constants } from 'node:zlib';
 import compress from '@fastify/compress';
@@ -18,7 +23,25 @@ export const COMPRESSIBLE_TYPES = /^(application\/(json|x-ndjson|yaml)|text\/)/;
 /** The encodings offered, in order of preference. */
 export const ENCODINGS = ['br', 'gzip'] as const;
 
+/** `vary` with accept-encoding added (in the case the plugin looks for), unless already named or `*`. */
+export function withAcceptEncoding(vary: string | undefined): string {
+  if (!vary) return 'accept-encoding';
+  const named = vary.split(',').map((field) => field.trim().toLowerCase());
+  if (named.includes('accept-encoding') || named.includes('*')) return vary;
+  return `${vary}, accept-encoding`;
+}
+
 export async function registerCompression(app: FastifyInstance): Promise<void> {
+  // Added before the plugin's own hook, so it sees the type the route set; the plugin appends to
+  // Vary only when the field is missing, so the two do not repeat it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (reply.statusCode === 304 || (typeof type === 'string' && COMPRESSIBLE_TYPES.test(type))) {
+      const vary = reply.getHeader('vary');
+      reply.header('vary', withAcceptEncoding(vary === undefined ? undefined : String(vary)));
+    }
+    return payload;
+  });
   await app.register(compress, {
     global: true,
     threshold: COMPRESS_THRESHOLD_BYTES,

@@ -1,8 +1,8 @@
 /**
  * Prometheus metrics (prom-client), one registry per app so several apps in one process (tests)
  * keep their own counts: requests by route template, method and status with durations, logins by
- * outcome, response-cache hits, misses and bytes, image resizes, the PostgreSQL pool, and the
- * process (CPU, memory, event loop, GC). Served as text at GET /metrics unless METRICS_ENABLED=false.
+ * outcome, response-cache hits, misses and bytes, image resizes, database statement durations (both
+ * backends), the PostgreSQL pool, and the process (CPU, memory, event loop, GC). Served as text at GET /metrics unless METRICS_ENABLED=false.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -68,6 +68,12 @@ export function createMetrics(database: Database) {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
+  const statements = new Histogram({
+    name: `${PREFIX}db_statement_duration_seconds`,
+    help: 'Time from sending a database statement to its result, on either backend (on PGlite including the wait behind other statements).',
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
   const pool = database.poolStats;
   if (pool) {
     type PoolStats = ReturnType<NonNullable<Database['poolStats']>>;
@@ -98,6 +104,8 @@ export function createMetrics(database: Database) {
     resize: (outcome: 'ok' | 'failed') => resizes.inc({ outcome }),
     /** Counts every response (its route template, or `unmatched` for a 404 without a route). */
     install(app: FastifyInstance) {
+      const unlisten = database.statements?.listen((seconds) => statements.observe(seconds));
+      if (unlisten) app.addHook('onClose', async () => void unlisten());
       app.addHook('onResponse', async (request, reply) => {
         const route = request.routeOptions.url ?? 'unmatched';
         const labels = { method: request.method, route, status_code: String(reply.statusCode) };
@@ -128,7 +136,8 @@ export function createMetrics(database: Database) {
             summary: 'Prometheus metrics',
             description:
               'Prometheus text format (version 0.0.4): requests, durations, logins, response cache, image ' +
-              'resizes, the PostgreSQL pool and the process. Public on the service port ' +
+              'resizes, database statement durations (both backends), the PostgreSQL pool and the ' +
+              'process. Public on the service port ' +
               'unless METRICS_TOKEN is set: then only with `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise). ' +
               'METRICS_ENABLED=false removes the route.',
             response: {

@@ -186,6 +186,17 @@ describe('metrics', () => {
     expect([...after.keys()].some((k) => k.startsWith('plants_nodejs_eventloop_lag_seconds'))).toBe(true);
   });
 
+  it('times database statements, on either backend', async () => {
+    const count = 'plants_db_statement_duration_seconds_count';
+    const sum = 'plants_db_statement_duration_seconds_sum';
+    const before = await scrape();
+    // Not a cached URL the earlier tests asked, so the database answers it.
+    expect((await t.app.inject({ url: '/api/v1/families/no-such-family-statements' })).statusCode).toBe(404);
+    const after = await scrape();
+    expect((after.get(count) ?? 0) - (before.get(count) ?? 0)).toBeGreaterThan(0);
+    expect(after.get(sum) ?? 0).toBeGreaterThan(before.get(sum) ?? 0);
+  });
+
   it('counts response-cache hits, misses and bytes, logins and image resizes', async () => {
     const hit = 'plants_response_cache_requests_total{result="hit"}';
     const miss = 'plants_response_cache_requests_total{result="miss"}';

@@ -130,6 +130,35 @@ describe('response cache', () => {
     expect((await t.app.inject({ url })).headers['x-cache']).toBe('HIT');
   });
 
+  it('says Vary: Accept-Encoding on small identity bodies, hits and 304s alike, once', async () => {
+    const url = `/api/v1/families/${family.slug}`;
+    const headers = { 'accept-encoding': 'gzip, br' };
+    const varies = (res: { headers: Record<string, unknown> }) =>
+      String(res.headers.vary)
+        .split(',')
+        .filter((field) => field.trim().toLowerCase() === 'accept-encoding').length;
+    const first = await t.app.inject({ url, headers });
+    expect(first.statusCode).toBe(200);
+    // Under the compression threshold: sent as it is, yet a cache must still key on the encoding.
+    expect(first.rawPayload.length).toBeLessThan(1024);
+    expect(first.headers['content-encoding']).toBeUndefined();
+    expect(varies(first)).toBe(1);
+    let hit = first;
+    await until(async () => {
+      hit = await t.app.inject({ url, headers });
+      return hit.headers['x-cache'] === 'HIT';
+    });
+    expect(varies(hit)).toBe(1);
+    const notModified = await t.app.inject({
+      url,
+      headers: { ...headers, 'if-none-match': String(first.headers.etag) },
+    });
+    expect(notModified.statusCode).toBe(304);
+    expect(varies(notModified)).toBe(1);
+    const large = await t.app.inject({ url: '/api/v1/species?limit=100', headers });
+    expect(varies(large)).toBe(1);
+  });
+
   it('keeps a response per negotiated encoding, as it was sent, with Vary and Cache-Control', async () => {
     // A page large enough to be compressed.
     await fixtures(t, writer).species(family.id, 'Rosa canina', { description: 'Hagebutte. '.repeat(300) });
