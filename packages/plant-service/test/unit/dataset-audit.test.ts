@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STARTER_DATA_DIR } from '../../src/dataset/starter.js';
+import { EDIBLE_PARTS, HAZARD_KINDS, PLANT_PARTS } from '../../src/schema/vocabularies.js';
 
 type Rec = Record<string, unknown>;
 const read = (name: string): Rec[] =>
@@ -221,22 +222,10 @@ describe('starter dataset audit: legal status', () => {
   });
 });
 
-const HAZARD_KINDS = ['toxic', 'phototoxic', 'irritant', 'lookalike'];
-const PARTS = [
-  'whole',
-  'root',
-  'bulb',
-  'tuber',
-  'stem',
-  'bark',
-  'leaf',
-  'flower',
-  'fruit',
-  'seed',
-  'sap',
-  'pollen',
-];
-const EDIBLE_PARTS = [...PARTS, 'shoot', 'pod', 'nut'];
+// The dataset is held to the vocabularies the API declares.
+const HAZARDS: readonly string[] = HAZARD_KINDS;
+const PARTS: readonly string[] = PLANT_PARTS;
+const EDIBLE: readonly string[] = EDIBLE_PARTS;
 /** The hazard parts an edible part is made of: a shoot is young stem and leaf, a pod a fruit with its seeds. */
 const MADE_OF: Record<string, string[]> = {
   shoot: ['stem', 'leaf'],
@@ -274,7 +263,7 @@ describe('starter dataset audit: hazards and edible parts', () => {
         const parts = h.parts;
         if (
           extra.length > 0 ||
-          !HAZARD_KINDS.includes(String(h.kind)) ||
+          !HAZARDS.includes(String(h.kind)) ||
           !Array.isArray(parts) ||
           parts.some((p) => !PARTS.includes(p as string)) ||
           new Set(parts).size !== parts.length ||
@@ -301,7 +290,7 @@ describe('starter dataset audit: hazards and edible parts', () => {
         const de = e.caution_de ?? null;
         if (
           extra.length > 0 ||
-          !EDIBLE_PARTS.includes(String(e.part)) ||
+          !EDIBLE.includes(String(e.part)) ||
           seen.has(String(e.part)) ||
           (en === null) !== (de === null) ||
           (en !== null && (!text(en, 300) || !text(de, 300)))
