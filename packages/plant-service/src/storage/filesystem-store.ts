@@ -25,6 +25,8 @@ import {
 import { trackBody } from './tracked-body.js';
 
 const TMP = '.tmp';
+/** A folder removed under a put this many times in a row is an error, not a race. */
+const FOLDER_RACE_ATTEMPTS = 8;
 
 function errno(error: unknown): string | undefined {
   return (error as NodeJS.ErrnoException | null)?.code;
@@ -54,15 +56,16 @@ export class FilesystemStore implements ObjectStore {
       const part = path.join(root, TMP, `${randomUUID()}.part`);
       tmp = part;
       await pipeline(tracked.stream, createWriteStream(part, { flags: 'wx', mode: 0o644, flush: true }));
-      // A concurrent delete may remove an emptied parent folder between mkdir and rename.
-      for (let attempt = 0; ; attempt++) {
-        await this.ensureParent(target);
+      // A delete in the same folders removes them once they are empty, so any step from creating
+      // the folders to the rename can find one gone: start again from the root.
+      for (let attempt = 1; ; attempt++) {
         try {
+          await this.ensureParent(target);
           await rename(part, target);
           tmp = undefined;
           break;
         } catch (error) {
-          if (errno(error) !== 'ENOENT' || attempt >= 2) throw error;
+          if (errno(error) !== 'ENOENT' || attempt >= FOLDER_RACE_ATTEMPTS) throw error;
         }
       }
       await syncFolder(path.dirname(target));

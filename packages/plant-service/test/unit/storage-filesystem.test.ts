@@ -87,6 +87,31 @@ describe('filesystem store: staying inside its root', () => {
     expect((await readAll(await store.get('family/real/a.jpg'))).toString()).toBe('inside');
   });
 
+  it('keeps every put while deletes in the same folders remove them as they empty', async () => {
+    // Each delete empties its folders and removes them, racing the puts that need them.
+    const rounds = 150;
+    const folder = (round: number) => `cultivar/r${round % 3}/${round % 7}`;
+    for (let round = 0; round < rounds; round++) {
+      const old = `${folder(round)}/old-${round}.png`;
+      await store.put(old, body('old'), { contentType: 'image/png' });
+      await Promise.all([
+        store.delete(old),
+        store.put(`${folder(round)}/new-${round}.png`, body('new'), { contentType: 'image/png' }),
+        store.delete(old),
+        store.put(`${folder(round + 1)}/next-${round}.png`, body('next'), { contentType: 'image/png' }),
+      ]);
+      await Promise.all([
+        store.delete(`${folder(round)}/new-${round}.png`),
+        store.delete(`${folder(round + 1)}/next-${round}.png`),
+      ]);
+    }
+    const left: string[] = [];
+    for await (const o of store.list('cultivar/r')) left.push(o.key);
+    expect(left).toEqual([]);
+    await store.put(`${folder(0)}/kept.png`, body('kept'), { contentType: 'image/png' });
+    expect((await readAll(await store.get(`${folder(0)}/kept.png`))).toString()).toBe('kept');
+  });
+
   it('sweeps interrupted writes older than the cutoff from .tmp', async () => {
     const old = path.join(root, '.tmp', 'crashed.part');
     const fresh = path.join(root, '.tmp', 'in-progress.part');
