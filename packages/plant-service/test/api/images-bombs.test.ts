@@ -71,9 +71,10 @@ describe(`decode bombs (${backend})`, () => {
       }
     }
     for (const res of await Promise.all(bombs)) expect(res.statusCode).toBe(413);
-    // Decoded, each bomb took seconds and held the reads behind it for tens of seconds.
-    expect(slowest.plain).toBeLessThan(1_000);
-    expect(slowest.resized).toBeLessThan(1_000);
+    // Decoded, each bomb took seconds and held the reads behind it for tens of seconds; the bound
+    // leaves room for a loaded machine.
+    expect(slowest.plain).toBeLessThan(5_000);
+    expect(slowest.resized).toBeLessThan(5_000);
   });
 
   it('limits by decoded bytes, not pixels: IMAGE_MAX_DECODED_MB=1 refuses an 800×600 RGB JPEG', async () => {

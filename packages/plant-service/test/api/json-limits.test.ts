@@ -70,9 +70,10 @@ describe(`JSON body limits (${backend})`, () => {
     const answers = await Promise.all(deep);
     const elapsed = performance.now() - started;
     for (const res of answers) expect(res.statusCode).toBe(400);
-    // Before the limit each cost over a second of event-loop time and held reads for seconds.
-    expect(elapsed).toBeLessThan(1_000);
-    expect(await read).toBeLessThan(1_000);
+    // Before the limit each cost over a second of event-loop time (20 s in all) and held reads for
+    // seconds; the bound leaves room for a loaded machine.
+    expect(elapsed).toBeLessThan(5_000);
+    expect(await read).toBeLessThan(5_000);
   });
 
   it('refuses an anonymous write before reading its body (401 while the body is still unsent)', async () => {

@@ -32,6 +32,7 @@ describe('nestsDeeperThan', () => {
     const started = performance.now();
     expect(nestsDeeperThan(wide, 32)).toBe(false);
     expect(nestsDeeperThan('['.repeat(1_000_000), 32)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(500);
+    // A scan that rescans per bracket would take minutes here; the bound leaves room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
