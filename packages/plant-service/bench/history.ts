@@ -32,8 +32,7 @@ import { species, users } from '../src/db/tables.js';
 import { transaction } from '../src/db/transaction.js';
 import { slugify } from '../src/lib/slug.js';
 import { adminQuery, withDatabase } from '../test/helpers/postgres-admin.js';
-import { startThrowawayCluster } from '../test/setup/postgres-cluster.js';
-import { writeSection } from './measure.js';
+import { durableServer, writeSection } from './measure.js';
 
 const resultsFile = fileURLToPath(new URL('../../../bench/RESULTS.md', import.meta.url));
 const SPECIES = Number(process.env.BENCH_SPECIES ?? 20_000);
@@ -136,20 +135,7 @@ async function measureUpdates(
 }
 
 async function main(): Promise<void> {
-  let server = process.env.BENCH_DATABASE_URL;
-  let stopCluster: (() => Promise<void>) | undefined;
-  let settings = 'the PostgreSQL server at BENCH_DATABASE_URL, as configured';
-  if (!server) {
-    const cluster = await startThrowawayCluster();
-    server = cluster.url;
-    stopCluster = cluster.stop;
-    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) {
-      await adminQuery(server, `alter system set ${setting} = on`);
-    }
-    await adminQuery(server, 'select pg_reload_conf()');
-    settings =
-      'a throwaway PostgreSQL 15 cluster on this machine with fsync, synchronous_commit and full_page_writes on';
-  }
+  const { url: server, settings, stop: stopServer } = await durableServer();
   const url = withDatabase(server, DB_NAME);
   const freshDatabase = async () => {
     await adminQuery(server, `drop database if exists ${DB_NAME} with (force)`);
@@ -244,7 +230,7 @@ of 1,000 is a few MB of JSON.
     console.log(`wrote ${resultsFile}`);
   } finally {
     await adminQuery(server, `drop database if exists ${DB_NAME} with (force)`).catch(() => undefined);
-    await stopCluster?.();
+    await stopServer();
   }
 }
 

@@ -34,8 +34,7 @@ import { openPostgres } from '../src/db/client.js';
 import { migrate } from '../src/db/migrate.js';
 import { slugify } from '../src/lib/slug.js';
 import { adminQuery, withDatabase } from '../test/helpers/postgres-admin.js';
-import { startThrowawayCluster } from '../test/setup/postgres-cluster.js';
-import { peakRss, writeSection } from './measure.js';
+import { durableServer, peakRss, writeSection } from './measure.js';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const workDir = path.join(packageDir, 'bench', '.work', 'import');
@@ -103,21 +102,7 @@ async function cliImport(dir: string, url: string): Promise<{ ms: number; peakMb
 }
 
 async function main(): Promise<void> {
-  let server = process.env.BENCH_DATABASE_URL;
-  let stopCluster: (() => Promise<void>) | undefined;
-  let settings = 'the PostgreSQL server at BENCH_DATABASE_URL, as configured';
-  if (!server) {
-    const cluster = await startThrowawayCluster();
-    server = cluster.url;
-    stopCluster = cluster.stop;
-    // The throwaway cluster starts without durability (fast tests); measure as production runs.
-    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) {
-      await adminQuery(server, `alter system set ${setting} = on`);
-    }
-    await adminQuery(server, 'select pg_reload_conf()');
-    settings =
-      'a throwaway PostgreSQL 15 cluster on this machine with fsync, synchronous_commit and full_page_writes on';
-  }
+  const { url: server, settings, stop: stopServer } = await durableServer();
   const url = withDatabase(server, DB_NAME);
   const freshDatabase = async () => {
     await adminQuery(server, `drop database if exists ${DB_NAME} with (force)`);
@@ -193,7 +178,7 @@ Target: a ${species(SPECIES)}-species import in under ${TARGET_SECONDS} s on Pos
     console.log(`wrote ${resultsFile}`);
   } finally {
     await adminQuery(server, `drop database if exists ${DB_NAME} with (force)`).catch(() => undefined);
-    await stopCluster?.();
+    await stopServer();
     await rm(path.join(workDir, 'export.ndjson'), { force: true });
   }
 }

@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { freePort } from '../test/helpers/free-port.js';
+import { adminQuery } from '../test/helpers/postgres-admin.js';
+import { startThrowawayCluster } from '../test/setup/postgres-cluster.js';
 
 export { freePort };
 
@@ -178,4 +180,29 @@ export async function writeSection(file: string, name: string, body: string): Pr
   const re = new RegExp(`${start}[\\s\\S]*?${end}`);
   text = re.test(text) ? text.replace(re, block) : `${text.trimEnd()}\n\n${block}\n`;
   await writeFile(file, text);
+}
+
+/**
+ * The PostgreSQL server a write benchmark measures on: BENCH_DATABASE_URL as configured, or a
+ * throwaway cluster switched to durable settings (it starts without them, for fast tests), so
+ * commits cost what they cost in production. `settings` says which, for the results.
+ */
+export async function durableServer(): Promise<{ url: string; settings: string; stop(): Promise<void> }> {
+  const configured = process.env.BENCH_DATABASE_URL;
+  if (configured)
+    return {
+      url: configured,
+      settings: 'the PostgreSQL server at BENCH_DATABASE_URL, as configured',
+      stop: async () => {},
+    };
+  const cluster = await startThrowawayCluster();
+  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes'])
+    await adminQuery(cluster.url, `alter system set ${setting} = on`);
+  await adminQuery(cluster.url, 'select pg_reload_conf()');
+  return {
+    url: cluster.url,
+    settings:
+      'a throwaway PostgreSQL 15 cluster on this machine with fsync, synchronous_commit and full_page_writes on',
+    stop: cluster.stop,
+  };
 }
